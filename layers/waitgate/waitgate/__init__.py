@@ -1,0 +1,1 @@
+"""waitgate: the shared layer — payloads, tokens, approval rules, use cases, ports and adapters."""

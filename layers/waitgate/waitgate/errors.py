@@ -1,0 +1,112 @@
+"""Domain errors. Each carries the spec's code and its HTTP status; `http.problem` renders them."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class WaitgateError(Exception):
+    """Base of every error the service raises on purpose."""
+
+    code: ClassVar[str] = "internal"
+    status: ClassVar[int] = 500
+    title: ClassVar[str] = "Internal error"
+
+    def __init__(self, detail: str, **extensions: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extensions = extensions
+
+
+class ValidationFailedError(WaitgateError):
+    code = "validation_error"
+    status = 400
+    title = "Validation failed"
+
+
+class UnauthorizedError(WaitgateError):
+    code = "unauthorized"
+    status = 401
+    title = "Unauthorized"
+
+
+class InterruptTokenInvalidError(WaitgateError):
+    code = "interrupt_token_invalid"
+    status = 401
+    title = "Interrupt token invalid"
+
+    def __init__(self) -> None:
+        # One detail whatever failed: shape, alg, kid or MAC must not be told apart.
+        super().__init__("The interrupt token is not valid.")
+
+
+class ForbiddenError(WaitgateError):
+    code = "forbidden"
+    status = 403
+    title = "Forbidden"
+
+
+class NotFoundError(WaitgateError):
+    code = "not_found"
+    status = 404
+    title = "Not found"
+
+
+class InterruptAlreadyResolvedError(WaitgateError):
+    code = "interrupt_already_resolved"
+    status = 409
+    title = "Interrupt already resolved"
+
+
+class AlreadyVotedError(WaitgateError):
+    code = "already_voted"
+    status = 409
+    title = "Already voted"
+
+
+class IdempotencyKeyInFlightError(WaitgateError):
+    code = "idempotency_key_in_flight"
+    status = 409
+    title = "Idempotency key in flight"
+
+
+class InterruptExpiredError(WaitgateError):
+    code = "interrupt_expired"
+    status = 410
+    title = "Interrupt expired"
+
+
+class PayloadTooLargeError(WaitgateError):
+    code = "payload_too_large"
+    status = 413
+    title = "Payload too large"
+
+
+class IdempotencyKeyReusedError(WaitgateError):
+    code = "idempotency_key_reused"
+    status = 422
+    title = "Idempotency key reused"
+
+
+class InterruptPayloadInvalidError(WaitgateError):
+    """A workflow asked for an interrupt with a payload that fails the schema."""
+
+    code = "InterruptPayloadInvalid"
+    status = 400
+    title = "Interrupt payload invalid"
+
+
+class CapabilityNotSupportedError(WaitgateError):
+    """A workflow asked for a kind gated on a capability this host has switched off."""
+
+    code = "CapabilityNotSupported"
+    status = 400
+    title = "Capability not supported"
+
+
+class ConcurrentUpdateError(WaitgateError):
+    """An optimistic write lost to another writer; the use case re-reads and tries again."""
+
+    code = "internal"
+    status = 500
+    title = "Concurrent update"
