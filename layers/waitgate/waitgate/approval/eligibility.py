@@ -1,0 +1,169 @@
+"""Who may decide an approval, and who is told about it (host profile, "Approver eligibility").
+
+Pure rules: the caller reads the directory (only the refs `refs_needing_resolution` names), then
+passes the principal's memberships here. The returned `EligibilityRecord` is stored with the vote
+and is history from then on: replay never re-resolves it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from waitgate.errors import ForbiddenError
+
+REF_KINDS: frozenset[str] = frozenset({"principal", "group", "role"})
+NOT_ELIGIBLE_DETAIL = "The principal is not an eligible approver for this interrupt."
+
+_MATCHED_BY = re.compile(r"\A(?:list|override|open|(?:group|role):.+)\Z", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class ApproverFields:
+    """The interrupt's eligibility fields, as the approval payload carries them."""
+
+    approvers_list: tuple[str, ...] = ()
+    approver_group_refs: tuple[str, ...] = ()
+    approver_role_refs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Memberships:
+    """The groups and roles the directory resolved for one principal, at decision time."""
+
+    groups: frozenset[str] = frozenset()
+    roles: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class RefsToResolve:
+    """The group and role refs the caller must look the principal up in (in payload order)."""
+
+    groups: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EligibilityRecord:
+    """Why a principal may decide.
+
+    `matched_by` is `list`, `group:<ref>`, `role:<ref>`, `override` or `open`.
+    """
+
+    principal: str
+    matched_by: str
+    resolved_at: str
+
+    def __post_init__(self) -> None:
+        if not _MATCHED_BY.match(self.matched_by):
+            raise ValueError(f"matched_by {self.matched_by!r} is not a known eligibility match")
+
+
+def refs_needing_resolution(
+    fields: ApproverFields, *, ref_kinds: frozenset[str], principal: str
+) -> RefsToResolve:
+    """The minimum directory reads that `check_eligibility` needs for this principal.
+
+    Nothing when the principal is in `approversList`: the list wins the precedence, so no
+    membership could change the record. Unadvertised kinds are never asked for.
+    """
+    _check_ref_kinds(ref_kinds)
+    if principal in fields.approvers_list:
+        return RefsToResolve()
+    groups = _unique(fields.approver_group_refs) if "group" in ref_kinds else ()
+    roles = _unique(fields.approver_role_refs) if "role" in ref_kinds else ()
+    return RefsToResolve(groups=groups, roles=roles)
+
+
+def check_eligibility(
+    fields: ApproverFields,
+    *,
+    ref_kinds: frozenset[str],
+    override_principals: frozenset[str],
+    principal: str,
+    memberships: Memberships,
+    now: datetime,
+) -> EligibilityRecord:
+    """Decide whether `principal` may vote; raise `ForbiddenError` when not.
+
+    Precedence of `matched_by`: the list, then group refs in order, then role refs in order,
+    then override. `open` only when no field binds (after ignoring unadvertised kinds) and the
+    principal is not an override principal.
+    """
+    _check_ref_kinds(ref_kinds)
+    if not principal:
+        raise ValueError("principal must be a non-empty string")
+    matched_by = _match(fields, ref_kinds, override_principals, principal, memberships)
+    if matched_by is None:
+        raise ForbiddenError(NOT_ELIGIBLE_DETAIL)
+    return EligibilityRecord(principal=principal, matched_by=matched_by, resolved_at=rfc3339(now))
+
+
+def notification_recipients(
+    audience: Iterable[str] | None,
+    approvers_list: Iterable[str],
+    group_members: Mapping[str, Iterable[str]],
+    role_holders: Mapping[str, Iterable[str]],
+    ref_kinds: frozenset[str],
+) -> tuple[str, ...]:
+    """Who to notify: `audience` when given, else the union of the eligibility refs.
+
+    `audience` is a hint, never eligibility. An empty audience counts as omitted. The union keeps
+    first-seen order: list principals, then group members (in mapping order), then role holders;
+    unadvertised kinds contribute nobody.
+    """
+    _check_ref_kinds(ref_kinds)
+    given = tuple(audience) if audience is not None else ()
+    if given:
+        return _unique(given)
+    union: list[str] = list(approvers_list)
+    if "group" in ref_kinds:
+        for members in group_members.values():
+            union.extend(members)
+    if "role" in ref_kinds:
+        for holders in role_holders.values():
+            union.extend(holders)
+    return _unique(union)
+
+
+def rfc3339(moment: datetime) -> str:
+    """`moment` in UTC, RFC 3339 with milliseconds and `Z`; naive datetimes are refused."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError("now must be timezone-aware")
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _match(
+    fields: ApproverFields,
+    ref_kinds: frozenset[str],
+    override_principals: frozenset[str],
+    principal: str,
+    memberships: Memberships,
+) -> str | None:
+    group_refs = fields.approver_group_refs if "group" in ref_kinds else ()
+    role_refs = fields.approver_role_refs if "role" in ref_kinds else ()
+    if principal in fields.approvers_list:
+        return "list"
+    for ref in group_refs:
+        if ref in memberships.groups:
+            return f"group:{ref}"
+    for ref in role_refs:
+        if ref in memberships.roles:
+            return f"role:{ref}"
+    if principal in override_principals:
+        return "override"
+    if not (fields.approvers_list or group_refs or role_refs):
+        return "open"
+    return None
+
+
+def _check_ref_kinds(ref_kinds: frozenset[str]) -> None:
+    unknown = ref_kinds - REF_KINDS
+    if unknown:
+        raise ValueError(f"unknown ref kinds: {sorted(unknown)}")
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
