@@ -110,3 +110,33 @@ class ConcurrentUpdateError(WaitgateError):
     code = "internal"
     status = 500
     title = "Concurrent update"
+
+
+class TemporarilyUnavailableError(WaitgateError):
+    """AWS throttled us past botocore's own retries; the caller may retry the same request."""
+
+    code = "unavailable"
+    status = 503
+    title = "Temporarily unavailable"
+
+
+class TaskGoneError(WaitgateError):
+    """Step Functions no longer waits for this task token (timed out, closed or never existed)."""
+
+    code = "task_gone"
+    status = 409
+    title = "Task no longer waiting"
+
+
+class DeliveryFailedError(WaitgateError):
+    """Step Functions did not take the answer now; the outbox delivers it later."""
+
+    code = "delivery_failed"
+    status = 503
+    title = "Delivery failed"
+
+
+class UnsupportedMediaTypeError(WaitgateError):
+    code = "unsupported_media_type"
+    status = 415
+    title = "Unsupported media type"

@@ -1,0 +1,63 @@
+# waitgate — `make dev` runs the local stack, `make test` runs every check. Both bootstrap .venv.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+export AWS_DEFAULT_REGION ?= us-east-1
+PYTEST_WORKERS ?= 2
+
+.PHONY: dev test lint typecheck validate unit integration e2e browser-deps bench docs-check clean help
+
+help:
+	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000"
+	@echo "make test   - lint, typecheck, template checks, unit, integration and e2e tests"
+	@echo "make bench  - benchmarks (prints a table, writes bench/results/latest.json)"
+
+$(INSTALLED): pyproject.toml requirements.lock
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements.lock
+	$(BIN)/python -m pip install -q --no-deps -e .
+	@touch $@
+
+# Debian's chromium and its driver for the browser tests (root, or sudo, on a fresh machine).
+browser-deps:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; \
+	fi
+
+dev: $(INSTALLED)
+	$(BIN)/waitgate dev
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(INSTALLED)
+	$(BIN)/mypy layers/waitgate/waitgate functions local
+
+validate: $(INSTALLED)
+	$(BIN)/cfn-lint template.yaml
+	$(BIN)/pytest -q tests/integration/test_template.py
+
+unit: $(INSTALLED)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) tests/unit
+
+integration: $(INSTALLED)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) tests/integration
+
+e2e: $(INSTALLED) browser-deps
+	$(BIN)/pytest -q tests/e2e
+
+test: lint typecheck validate unit integration e2e
+
+bench: $(INSTALLED)
+	$(BIN)/python -m bench
+
+docs-check: $(INSTALLED)
+	$(BIN)/pytest -q tests/e2e/test_docs_commands.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis .waitgate

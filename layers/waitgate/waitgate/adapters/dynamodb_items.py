@@ -1,0 +1,142 @@
+"""How run records are laid out as DynamoDB items (see docs/architecture.md, "The table")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from waitgate.records import (
+    InterruptRecord,
+    RunEvent,
+    RunRef,
+    RunSnapshot,
+)
+
+Item = dict[str, dict[str, Any]]
+SNAPSHOT_SK = "RUN"
+
+
+def run_pk(run: RunRef) -> str:
+    return f"RUN#{run.tenant_id}#{run.run_id}"
+
+
+def node_sk(node_id: str) -> str:
+    return f"NODE#{node_id}"
+
+
+def event_sk(seq: int) -> str:
+    return f"EVT#{seq:012d}"
+
+
+def key_of(pk: str, sk: str) -> Item:
+    return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def _s(value: str) -> dict[str, str]:
+    return {"S": value}
+
+
+def _n(value: int) -> dict[str, str]:
+    return {"N": str(value)}
+
+
+def _json(value: Any) -> dict[str, str]:
+    return {"S": json.dumps(value, separators=(",", ":"), ensure_ascii=False)}
+
+
+def _optional(item: Item, name: str, value: str | None) -> None:
+    if value is not None:
+        item[name] = _s(value)
+
+
+def snapshot_item(snapshot: RunSnapshot) -> Item:
+    item = key_of(run_pk(snapshot.run), SNAPSHOT_SK)
+    item.update(
+        runId=_s(snapshot.run.run_id),
+        tenantId=_s(snapshot.run.tenant_id),
+        status=_s(snapshot.status),
+        nextSeq=_n(snapshot.next_seq),
+    )
+    _optional(item, "currentNodeId", snapshot.current_node_id)
+    _optional(item, "pendingInterruptId", snapshot.pending_interrupt_id)
+    return item
+
+
+def snapshot_from_item(item: Item) -> RunSnapshot:
+    next_seq = int(item["nextSeq"]["N"])
+    return RunSnapshot(
+        run=RunRef(item["tenantId"]["S"], item["runId"]["S"]),
+        status=item["status"]["S"],
+        next_seq=next_seq,
+        current_node_id=item.get("currentNodeId", {}).get("S"),
+        pending_interrupt_id=item.get("pendingInterruptId", {}).get("S"),
+        version_seen=next_seq,
+    )
+
+
+def interrupt_item(record: InterruptRecord) -> Item:
+    item = key_of(run_pk(record.run), node_sk(record.node_id))
+    item.update(
+        runId=_s(record.run.run_id),
+        tenantId=_s(record.run.tenant_id),
+        nodeId=_s(record.node_id),
+        interruptId=_s(record.interrupt_id),
+        kind=_s(record.kind),
+        key=_s(record.key),
+        payload=_json(record.payload),
+        taskToken=_s(record.task_token),
+        requestedAt=_s(record.requested_at),
+        status=_s(record.status),
+        version=_n(record.version),
+        votes=_json(list(record.votes)),
+        asks=_json(list(record.asks)),
+    )
+    _optional(item, "deadline", record.deadline)
+    _optional(item, "resolvedAt", record.resolved_at)
+    if record.resume_value is not None or record.status == "resolved":
+        item["resumeValue"] = _json(record.resume_value)
+    return item
+
+
+def interrupt_from_item(item: Item) -> InterruptRecord:
+    return InterruptRecord(
+        run=RunRef(item["tenantId"]["S"], item["runId"]["S"]),
+        node_id=item["nodeId"]["S"],
+        interrupt_id=item["interruptId"]["S"],
+        kind=item["kind"]["S"],
+        key=item["key"]["S"],
+        payload=json.loads(item["payload"]["S"]),
+        task_token=item["taskToken"]["S"],
+        requested_at=item["requestedAt"]["S"],
+        status=item["status"]["S"],
+        version=int(item["version"]["N"]),
+        deadline=item.get("deadline", {}).get("S"),
+        resume_value=json.loads(item["resumeValue"]["S"]) if "resumeValue" in item else None,
+        resolved_at=item.get("resolvedAt", {}).get("S"),
+        votes=tuple(json.loads(item["votes"]["S"])),
+        asks=tuple(json.loads(item["asks"]["S"])),
+    )
+
+
+def event_item(run: RunRef, event: RunEvent) -> Item:
+    item = key_of(run_pk(run), event_sk(event.seq))
+    item.update(
+        seq=_n(event.seq),
+        type=_s(event.type),
+        time=_s(event.time),
+        payload=_json(event.payload),
+        mode=_s(event.mode),
+    )
+    _optional(item, "nodeId", event.node_id)
+    return item
+
+
+def event_from_item(item: Item) -> RunEvent:
+    return RunEvent(
+        seq=int(item["seq"]["N"]),
+        type=item["type"]["S"],
+        time=item["time"]["S"],
+        payload=json.loads(item["payload"]["S"]),
+        node_id=item.get("nodeId", {}).get("S"),
+        mode=item["mode"]["S"],
+    )

@@ -1,0 +1,1 @@
+"""What every HTTP handler shares: problem+json, auth claims, bodies, the resolver."""

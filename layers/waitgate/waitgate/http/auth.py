@@ -1,0 +1,42 @@
+"""The caller of the run-scoped surface, from the claims API Gateway's JWT authorizer passed on.
+
+The authorizer checked issuer, audience, signature and expiry; the handler re-checks scope and tenant
+(defence in depth: the local stack has no API Gateway).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from waitgate.errors import ForbiddenError, UnauthorizedError, ValidationFailedError
+from waitgate.identity import Caller
+from waitgate.records import DEFAULT_TENANT, RunRef
+
+
+def jwt_claims(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
+    claims = (authorizer.get("jwt") or {}).get("claims")
+    if not isinstance(claims, Mapping) or not claims.get("sub"):
+        raise UnauthorizedError("A valid bearer token is required.")
+    return claims
+
+
+def scopes_of(claims: Mapping[str, Any]) -> frozenset[str]:
+    """`scope` is space-separated; API Gateway renders list claims as "[a b]"."""
+    raw = claims.get("scope") or claims.get("scp") or ""
+    text = raw if isinstance(raw, str) else " ".join(str(part) for part in raw)
+    return frozenset(text.strip("[]").replace(",", " ").split())
+
+
+def caller_from_jwt(event: Mapping[str, Any], *, required_scope: str, tenant_claim: str) -> Caller:
+    claims = jwt_claims(event)
+    scopes = scopes_of(claims)
+    if required_scope not in scopes:
+        raise ForbiddenError(f"The bearer token lacks the scope {required_scope}.")
+    tenant = str(claims.get(tenant_claim) or DEFAULT_TENANT)
+    try:
+        RunRef.parse(tenant, "probe")
+    except ValidationFailedError as error:
+        raise ForbiddenError("The bearer token names a tenant this host cannot serve.") from error
+    return Caller(principal=str(claims["sub"]), tenant_id=tenant, via="jwt", scopes=scopes)

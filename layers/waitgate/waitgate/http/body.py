@@ -1,0 +1,37 @@
+"""Request bodies: JSON only, at most 256 KB, decoded once."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from waitgate.errors import PayloadTooLargeError, UnsupportedMediaTypeError, ValidationFailedError
+
+MAX_BODY_BYTES = 256 * 1024
+
+
+def json_body(event: Mapping[str, Any]) -> Any:
+    raw = _raw_body(event)
+    if len(raw) > MAX_BODY_BYTES:
+        raise PayloadTooLargeError(f"The body is larger than {MAX_BODY_BYTES // 1024} KB.")
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media_type != "application/json" and not media_type.endswith("+json"):
+        raise UnsupportedMediaTypeError("Send the body as application/json.")
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, ValueError) as error:
+        raise ValidationFailedError("The body is not valid JSON.", path="$") from error
+
+
+def _raw_body(event: Mapping[str, Any]) -> bytes:
+    body = event.get("body") or ""
+    if event.get("isBase64Encoded"):
+        try:
+            return base64.b64decode(body, validate=True)
+        except (binascii.Error, ValueError) as error:
+            raise ValidationFailedError("The body is not valid base64.", path="$") from error
+    return body.encode("utf-8") if isinstance(body, str) else bytes(body)

@@ -1,0 +1,132 @@
+"""The records the store persists for a run: its snapshot, its interrupts and its events."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from waitgate.errors import NotFoundError, ValidationFailedError
+
+JSONObject = dict[str, Any]
+
+RunStatus = Literal[
+    "running",
+    "waiting-approval",
+    "waiting-input",
+    "waiting-external",
+    "completed",
+    "cancelled",
+    "failed",
+]
+TERMINAL_RUN_STATUSES: frozenset[str] = frozenset({"completed", "cancelled", "failed"})
+
+InterruptStatus = Literal["pending", "resolved", "expired", "cancelled"]
+EventMode = Literal["updates", "debug"]
+
+_RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
+_TENANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+DEFAULT_TENANT = "default"
+
+
+@dataclass(frozen=True)
+class RunRef:
+    """Which run: a tenant's run id. Another tenant's ref names a different run."""
+
+    tenant_id: str
+    run_id: str
+
+    @classmethod
+    def parse(cls, tenant_id: str, run_id: str) -> RunRef:
+        """A ref from outside input; a malformed id cannot name a run, so it is not found."""
+        if not _TENANT_ID.fullmatch(tenant_id):
+            raise ValidationFailedError("tenantId must match [A-Za-z0-9_.-]{1,64}.")
+        if not _RUN_ID.fullmatch(run_id):
+            raise NotFoundError("No such run or node.")
+        return cls(tenant_id, run_id)
+
+
+def check_node_id(node_id: str) -> str:
+    """nodeId is 1..80 characters (a state name); anything else cannot name a node."""
+    if not 1 <= len(node_id) <= 80:
+        raise NotFoundError("No such run or node.")
+    return node_id
+
+
+@dataclass(frozen=True)
+class RunSnapshot:
+    run: RunRef
+    status: RunStatus
+    next_seq: int
+    current_node_id: str | None = None
+    pending_interrupt_id: str | None = None
+    version_seen: int | None = None  # next_seq as read; None for a run the store has not seen
+
+    @classmethod
+    def new(cls, run: RunRef) -> RunSnapshot:
+        return cls(run=run, status="running", next_seq=1)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status in TERMINAL_RUN_STATUSES
+
+
+@dataclass(frozen=True)
+class InterruptRecord:
+    """The current interrupt at one node of a run, with everything needed to resolve it."""
+
+    run: RunRef
+    node_id: str
+    interrupt_id: str
+    kind: str
+    key: str
+    payload: JSONObject
+    task_token: str
+    requested_at: str
+    status: InterruptStatus = "pending"
+    version: int = 1
+    deadline: str | None = None
+    resume_value: JSONObject | None = None
+    resolved_at: str | None = None
+    votes: tuple[JSONObject, ...] = ()
+    asks: tuple[JSONObject, ...] = field(default=())
+
+    @property
+    def data(self) -> JSONObject:
+        data: JSONObject = self.payload.get("data", {})
+        return data
+
+
+@dataclass(frozen=True)
+class RunEvent:
+    seq: int
+    type: str
+    time: str
+    payload: JSONObject
+    node_id: str | None = None
+    mode: EventMode = "updates"
+
+    def to_json(self) -> JSONObject:
+        event: JSONObject = {"seq": self.seq, "type": self.type, "time": self.time}
+        if self.node_id is not None:
+            event["nodeId"] = self.node_id
+        event["payload"] = self.payload
+        return event
+
+
+@dataclass(frozen=True)
+class RunView:
+    """What one read returns for a use case: the snapshot and the node's current interrupt."""
+
+    snapshot: RunSnapshot | None
+    interrupt: InterruptRecord | None
+
+
+@dataclass(frozen=True)
+class RunChange:
+    """One atomic change to a run: all of it commits, or none (conditions on what was read)."""
+
+    snapshot: RunSnapshot
+    interrupt: InterruptRecord | None = None
+    expected_interrupt_version: int | None = None  # None: the node item must not exist yet
+    events: tuple[RunEvent, ...] = ()

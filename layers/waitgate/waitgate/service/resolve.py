@@ -1,0 +1,159 @@
+"""resolveInterrupt: the one resolve path behind both surfaces (by run, by signed token)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from waitgate.clock import parse_rfc3339, rfc3339
+from waitgate.errors import (
+    ConcurrentUpdateError,
+    DeliveryFailedError,
+    InterruptAlreadyResolvedError,
+    InterruptExpiredError,
+    NotFoundError,
+    TaskGoneError,
+)
+from waitgate.identity import Caller
+from waitgate.ports import Clock, InterruptStore, Workflow
+from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
+from waitgate.service import event_log
+from waitgate.service.decision import decide
+from waitgate.service.event_log import EventEntry
+from waitgate.service.resume_rules import validated_resume
+
+MAX_ATTEMPTS = 16
+
+
+@dataclass(frozen=True)
+class ResolveCommand:
+    run: RunRef
+    node_id: str
+    resume_value: Any
+    caller: Caller
+    interrupt_id: str | None = None  # a signed token pins the interrupt it was minted for
+    surface: Literal["run", "token"] = "run"
+
+
+@dataclass(frozen=True)
+class ResolveOutcome:
+    status: Literal["resolved", "pending"]
+    run_id: str
+    node_id: str
+    interrupt_id: str
+    resume_value: Any = None
+    delivered: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "runId": self.run_id,
+            "nodeId": self.node_id,
+            "interruptId": self.interrupt_id,
+            "status": self.status,
+        }
+        if self.status == "resolved":
+            body["resumeValue"] = self.resume_value
+        return body
+
+
+@dataclass(frozen=True)
+class ResolveDependencies:
+    store: InterruptStore
+    workflow: Workflow
+    clock: Clock
+
+
+def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> ResolveOutcome:
+    """Commit the resolution once (conditional transaction), then deliver it to the workflow."""
+    for _ in range(MAX_ATTEMPTS):
+        view = deps.store.load(command.run, command.node_id)
+        record = pending_interrupt(view, command, deps.clock)
+        resume_value = validated_resume(record, command.resume_value, command.caller)
+        now = rfc3339(deps.clock.now())
+        decision = decide(record, resume_value, command.caller, now)
+        if decision.resolved:
+            change = _resolution(view, record, decision.resume_value, now)
+        else:
+            change = _recorded(view, decision.record, decision.events, now)
+        try:
+            deps.store.commit(change)
+        except ConcurrentUpdateError:
+            continue
+        if not decision.resolved:
+            return ResolveOutcome("pending", record.run.run_id, record.node_id, record.interrupt_id)
+        return _deliver(record, decision.resume_value, deps.workflow)
+    raise ConcurrentUpdateError("The interrupt kept changing while it was resolved.")
+
+
+def pending_interrupt(view: RunView, command: ResolveCommand, clock: Clock) -> InterruptRecord:
+    """The interrupt the command may resolve, or the error that tells the caller why not."""
+    record = view.interrupt
+    if view.snapshot is None or record is None:
+        raise NotFoundError("No such run or node.")
+    if command.interrupt_id is not None and record.interrupt_id != command.interrupt_id:
+        raise InterruptAlreadyResolvedError("This interrupt was already resolved.")
+    if view.snapshot.is_terminal:
+        raise InterruptAlreadyResolvedError(f"The run is {view.snapshot.status}.")
+    if record.status != "pending":
+        raise InterruptAlreadyResolvedError(f"This interrupt was already {record.status}.")
+    if record.deadline and clock.now() >= parse_rfc3339(record.deadline):
+        if command.surface == "token":
+            raise InterruptExpiredError("This interrupt's deadline has passed.")
+        raise InterruptAlreadyResolvedError("expired")
+    return record
+
+
+def _resolution(view: RunView, record: InterruptRecord, resume_value: Any, now: str) -> RunChange:
+    assert view.snapshot is not None
+    resolved = replace(
+        record,
+        status="resolved",
+        version=record.version + 1,
+        resume_value=resume_value,
+        resolved_at=now,
+    )
+    payload = {
+        "nodeId": record.node_id,
+        "interruptId": record.interrupt_id,
+        "kind": record.kind,
+        "resumeValue": resume_value,
+    }
+    entries = event_log.with_legacy("interrupt.resolved", record.kind, payload, record.node_id)
+    snapshot, events = event_log.append(view.snapshot, now, entries)
+    if snapshot.current_node_id == record.node_id:
+        snapshot = replace(snapshot, status="running", current_node_id=None, pending_interrupt_id=None)
+    return RunChange(
+        snapshot=snapshot,
+        interrupt=resolved,
+        expected_interrupt_version=record.version,
+        events=events,
+    )
+
+
+def _recorded(view: RunView, record: InterruptRecord, entries: tuple[EventEntry, ...], now: str) -> RunChange:
+    """A vote or a question that does not end the suspend: kept on the interrupt, logged in debug."""
+    assert view.snapshot is not None and view.interrupt is not None
+    snapshot, events = event_log.append(view.snapshot, now, list(entries))
+    return RunChange(
+        snapshot=snapshot,
+        interrupt=record,
+        expected_interrupt_version=view.interrupt.version,
+        events=events,
+    )
+
+
+def _deliver(record: InterruptRecord, resume_value: Any, workflow: Workflow) -> ResolveOutcome:
+    """Committed is decided; a task that is gone or a failed send does not undo the decision."""
+    delivered = True
+    try:
+        workflow.send_success(record.task_token, resume_value)
+    except (TaskGoneError, DeliveryFailedError):
+        delivered = False
+    return ResolveOutcome(
+        status="resolved",
+        run_id=record.run.run_id,
+        node_id=record.node_id,
+        interrupt_id=record.interrupt_id,
+        resume_value=resume_value,
+        delivered=delivered,
+    )

@@ -1,0 +1,49 @@
+"""What a resume value must be, per kind of interrupt (400 validation_error otherwise)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from waitgate.errors import ValidationFailedError
+from waitgate.identity import Caller
+from waitgate.payloads import (
+    parse_approval_resume,
+    parse_clarification_resume,
+    validate_against_schema,
+)
+from waitgate.records import InterruptRecord, JSONObject
+
+
+def validated_resume(record: InterruptRecord, raw: Any, caller: Caller) -> Any:
+    """The resume value as it will be persisted and delivered to the workflow."""
+    if record.kind == "approval":
+        return _approval(record, raw, caller)
+    if record.kind == "clarification":
+        value: Any = parse_clarification_resume(raw, record.data["questions"])
+    elif record.kind == "conversation.exchange" and "outcomeSchema" in record.data:
+        validate_against_schema(raw, record.data["outcomeSchema"], "resumeValue")
+        value = raw
+    else:
+        value = raw
+    if "resumeSchema" in record.payload:
+        validate_against_schema(raw, record.payload["resumeSchema"], "resumeValue")
+    return value
+
+
+def _approval(record: InterruptRecord, raw: Any, caller: Caller) -> JSONObject:
+    resume = parse_approval_resume(raw, record.data["actions"])
+    value: JSONObject = resume.model_dump(mode="json", by_alias=True, exclude_none=True)
+    value.setdefault("decidedBy", caller.principal)
+    if "resumeSchema" in record.payload:
+        validate_against_schema(value, record.payload["resumeSchema"], "resumeValue")
+    return value
+
+
+def require_object_body(body: Any) -> Any:
+    """A resolve body is exactly {resumeValue}: closed, resumeValue required."""
+    if not isinstance(body, dict) or set(body) != {"resumeValue"}:
+        raise ValidationFailedError(
+            "The body must be a JSON object with exactly one member, resumeValue.",
+            path="$",
+        )
+    return body["resumeValue"]

@@ -1,0 +1,45 @@
+"""The one settings model every function validates at cold start (same environment for all)."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def _csv(name: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in os.environ.get(name, "").split(",") if part.strip())
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    table_name: str = Field(min_length=1)
+    topic_arn: str = ""
+    tenant_claim: str = "tenant"
+    public_base_url: str = ""
+    override_principals: tuple[str, ...] = ()
+    ref_kinds: tuple[str, ...] = ("principal", "group", "role")
+    conversation_capability: bool = True
+    token_lifetime_seconds: int = Field(default=1800, ge=60)
+
+    @classmethod
+    def from_environment(cls) -> Settings:
+        env = os.environ
+        return cls(
+            table_name=env.get("TABLE_NAME", ""),
+            topic_arn=env.get("TOPIC_ARN", ""),
+            tenant_claim=env.get("TENANT_CLAIM") or "tenant",
+            public_base_url=env.get("PUBLIC_BASE_URL", "").rstrip("/"),
+            override_principals=_csv("OVERRIDE_PRINCIPALS"),
+            ref_kinds=_csv("REF_KINDS") or ("principal", "group", "role"),
+            conversation_capability=env.get("CONVERSATION_CAPABILITY", "on") == "on",
+            token_lifetime_seconds=int(env.get("TOKEN_LIFETIME_SECONDS") or 1800),
+        )
+
+
+@lru_cache(maxsize=1)
+def settings() -> Settings:
+    """Validated once per cold start; a missing TABLE_NAME fails loudly here, not mid-request."""
+    return Settings.from_environment()

@@ -1,0 +1,29 @@
+"""The event a workflow's Task hands requestInterrupt, checked before anything else happens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from waitgate.errors import InterruptPayloadInvalidError
+
+
+class WorkflowTaskEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    task_token: str = Field(alias="taskToken", min_length=1, max_length=8192)
+    run_id: str = Field(alias="runId", min_length=1)
+    node_id: str = Field(alias="nodeId", min_length=1)
+    tenant_id: str | None = Field(default=None, alias="tenantId")
+    interrupt: Any
+    configurable: dict[str, Any] | None = None
+
+
+def parse_workflow_event(event: Any) -> WorkflowTaskEvent:
+    """Without a task token there is no one to answer: such an event is a wiring bug, raised loudly."""
+    try:
+        return WorkflowTaskEvent.model_validate(event)
+    except ValidationError as error:
+        fields = sorted({".".join(str(p) for p in e["loc"]) for e in error.errors()})
+        raise InterruptPayloadInvalidError(f"The task event is malformed at: {', '.join(fields)}.") from error

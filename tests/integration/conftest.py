@@ -1,0 +1,80 @@
+"""moto in-process, with the table built from template.yaml's own properties (no drift possible)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from local.moto_atomicity import serialize_dynamodb_operations
+from local.sam_template import load_template
+
+REGION = "us-east-1"
+
+
+@pytest.fixture(autouse=True)
+def aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": REGION,
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+
+
+@pytest.fixture
+def aws() -> Iterator[None]:
+    serialize_dynamodb_operations()
+    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
+        yield
+
+
+def create_table_from_template(client: Any, logical_id: str, name: str) -> str:
+    properties = load_template()["Resources"][logical_id]["Properties"]
+    arguments = {
+        key: properties[key]
+        for key in ("AttributeDefinitions", "KeySchema", "BillingMode", "StreamSpecification",
+                    "GlobalSecondaryIndexes")
+        if key in properties
+    }
+    if "StreamSpecification" in arguments:
+        arguments["StreamSpecification"] = {"StreamEnabled": True, **arguments["StreamSpecification"]}
+    client.create_table(TableName=name, **arguments)
+    ttl = properties.get("TimeToLiveSpecification")
+    if ttl:
+        client.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
+    return name
+
+
+@pytest.fixture
+def dynamodb(aws: None) -> Any:
+    return boto3.client("dynamodb", region_name=REGION)
+
+
+@pytest.fixture
+def table_name(dynamodb: Any) -> str:
+    return create_table_from_template(dynamodb, "InterruptsTable", "waitgate-interrupts-test")
+
+
+@pytest.fixture
+def sfn(aws: None) -> Any:
+    return boto3.client("stepfunctions", region_name=REGION)
+
+
+@pytest.fixture
+def environment(monkeypatch: pytest.MonkeyPatch, table_name: str) -> None:
+    """What Globals.Function.Environment gives every function, pointed at the moto resources."""
+    monkeypatch.setenv("TABLE_NAME", table_name)
+    monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "waitgate")
+    from waitgate import composition, settings
+
+    for cached in (settings.settings, composition.store, composition.workflow, composition.aws_client):
+        cached.cache_clear()
+    _ = os.environ
