@@ -30,9 +30,7 @@ DecisionOutcome: TypeAlias = Literal["accepted", "rejected", "refined"]
 
 ACTIONS: frozenset[str] = frozenset(get_args(Action))
 ACCEPTING: frozenset[str] = frozenset({"accept", "edit-accept"})
-RESERVED_FIELDS: frozenset[str] = frozenset(
-    {"principal", "action", "decidedAt", "eligibility", "votes"}
-)
+RESERVED_FIELDS: frozenset[str] = frozenset({"principal", "action", "decidedAt", "eligibility", "votes"})
 
 
 @dataclass(frozen=True)
