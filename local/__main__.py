@@ -1,0 +1,7 @@
+"""`python -m local dev` is `waitgate dev`."""
+
+import sys
+
+from local.cli import main
+
+sys.exit(main())

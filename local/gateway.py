@@ -1,0 +1,104 @@
+"""The template's HttpApi on http://127.0.0.1:$WAITGATE_PORT: routes, JWT authorizer, payload v2.
+
+No lock is held while a handler runs: a handler's DynamoDB write may run the stream handler on
+another thread, and concurrent requests must really be concurrent.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.wrappers import Request, Response
+
+from local.http_events import payload_v2_event, response_from
+from local.http_routes import Route
+from local.jwt_authorizer import JwtAuthorizer, Unauthorized, gateway_claims
+from local.jwt_issuer import ISSUER_PATH, LocalIssuer
+from local.lambda_runtime import FunctionRegistry
+from local.problem_json import problem
+
+logger = logging.getLogger("waitgate.local.gateway")
+MAX_BODY_BYTES = 256 * 1024
+
+
+@dataclass
+class Gateway:
+    """A WSGI app standing in for API Gateway in front of the stack's functions."""
+
+    routes: list[Route]
+    function_names: dict[str, str]
+    functions: FunctionRegistry
+    issuer: LocalIssuer
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        request = Request(environ)
+        return self.respond(request)(environ, start_response)
+
+    def respond(self, request: Request) -> Response:
+        if request.path.startswith(ISSUER_PATH + "/"):
+            return self._issuer_document(request.path.removeprefix(ISSUER_PATH))
+        matches = [(r, p) for r in self.routes if (p := r.path_parameters(request.path)) is not None]
+        if not matches:
+            return problem(404, "not_found", f"No route matches {request.path}.")
+        accepting = [(r, p) for r, p in matches if r.accepts(request.method)]
+        if not accepting:
+            return problem(405, "method_not_allowed", f"{request.method} is not allowed here.")
+        if (request.content_length or 0) > MAX_BODY_BYTES:
+            return problem(413, "payload_too_large", "The request body is over 256 KB.")
+        route, path_parameters = accepting[0]
+        try:
+            claims = self._authorize(route, request)
+        except Unauthorized as reason:
+            logger.debug("401 on %s %s: %s", request.method, request.path, reason)
+            return problem(401, "unauthorized", "A valid bearer token is required.")
+        if len(request.get_data(cache=True)) > MAX_BODY_BYTES:
+            return problem(413, "payload_too_large", "The request body is over 256 KB.")
+        return self._invoke(route, payload_v2_event(request, route, path_parameters, claims))
+
+    def _authorize(self, route: Route, request: Request) -> dict[str, str] | None:
+        if route.authorizer is None:
+            return None
+        authorizer = JwtAuthorizer(self.issuer, route.authorizer.audiences)
+        return gateway_claims(authorizer.claims_of(request.headers.get("Authorization")))
+
+    def _invoke(self, route: Route, event: dict[str, Any]) -> Response:
+        function_name = self.function_names[route.function_logical_id]
+        try:
+            result = self.functions.invoke(function_name, event)
+        except Exception:
+            logger.exception("handler of %s failed on %s", function_name, event["routeKey"])
+            return problem(500, "internal_error", "The handler failed.")
+        return response_from(result)
+
+    def _issuer_document(self, path: str) -> Response:
+        documents = {
+            "/.well-known/jwks.json": self.issuer.jwks,
+            "/.well-known/openid-configuration": self.issuer.openid_configuration,
+        }
+        if path not in documents:
+            return problem(404, "not_found", "No such issuer document.")
+        return Response(json.dumps(documents[path]()), content_type="application/json")
+
+
+class GatewayServer:
+    """The gateway on a threaded werkzeug server, bound at construction (a port in use raises)."""
+
+    def __init__(self, gateway: Gateway, port: int) -> None:
+        self._server: BaseWSGIServer = make_server("127.0.0.1", port, gateway, threaded=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="gateway", daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_port)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._thread.join(timeout=10)

@@ -1,0 +1,71 @@
+"""moto's server, in this process, reachable by every boto3 client of the process."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from threading import Thread
+
+from moto.moto_server.threaded_moto_server import ThreadedMotoServer
+from moto.moto_server.werkzeug_app import (
+    DomainDispatcherApplication,
+    MotoRequestHandler,
+    create_backend_app,
+)
+from werkzeug.serving import make_server
+
+LOCAL_REGION = "us-east-1"
+LOCAL_ACCOUNT_ID = "123456789012"
+MOTO_CONFIG = {"stepfunctions": {"execute_state_machine": True}}
+
+
+class LocalMotoServer(ThreadedMotoServer):
+    """ThreadedMotoServer that binds in the caller's thread, so a port in use raises OSError
+    (the stock `start` would wait forever for a server thread that died)."""
+
+    def start(self) -> None:
+        app = DomainDispatcherApplication(create_backend_app)
+        self._server = make_server(
+            self._ip_address, self._port, app, True, request_handler=MotoRequestHandler
+        )
+        self._server_ready_event.set()
+        self._thread = Thread(target=self._server.serve_forever, name="moto", daemon=True)
+        self._thread.start()
+
+    @property
+    def endpoint_url(self) -> str:
+        host, port = self.get_host_and_port()
+        return f"http://{host}:{port}"
+
+
+def point_process_at(port: int) -> None:
+    """Every boto3 client of this process (handlers included) talks to the moto server."""
+    os.environ.update(
+        {
+            "AWS_ENDPOINT_URL": f"http://127.0.0.1:{port}",
+            "AWS_DEFAULT_REGION": LOCAL_REGION,
+            "AWS_REGION": LOCAL_REGION,
+            "AWS_ACCESS_KEY_ID": "local",
+            "AWS_SECRET_ACCESS_KEY": "local",
+            "MOTO_PORT": str(port),
+        }
+    )
+    os.environ.pop("AWS_SESSION_TOKEN", None)
+    os.environ.pop("AWS_PROFILE", None)
+
+
+def start_moto(port: int) -> LocalMotoServer:
+    """moto on 127.0.0.1:`port` with Step Functions really executing state machines."""
+    point_process_at(port)
+    server = LocalMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    request = urllib.request.Request(  # noqa: S310 - our own local server
+        f"{server.endpoint_url}/moto-api/config",
+        data=json.dumps(MOTO_CONFIG).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+        response.read()
+    return server

@@ -1,0 +1,39 @@
+"""Background pumps: what AWS does on its own that moto never does (e.g. firing due schedules).
+
+A pump is a function called every `interval_seconds` on its own thread until the stack stops.
+Add one by appending a factory to `local.stack.PUMP_FACTORIES`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+logger = logging.getLogger("waitgate.local.pumps")
+
+
+@dataclass
+class Pump:
+    name: str
+    tick: Callable[[], None]
+    interval_seconds: float = 1.0
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=f"pump-{self.name}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval_seconds):
+            try:
+                self.tick()
+            except Exception:
+                logger.exception("pump %s failed", self.name)

@@ -1,0 +1,70 @@
+"""One local stack per state directory: a pid file, and a check that its owner still answers."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+
+from local.state_dir import StateDir
+
+
+class AlreadyRunningError(Exception):
+    """Another live `waitgate dev` owns this state directory."""
+
+    def __init__(self, pid: int, api_url: str) -> None:
+        super().__init__(f"a waitgate local stack is already running (pid {pid}) at {api_url}")
+        self.pid = pid
+        self.api_url = api_url
+
+
+@dataclass
+class PidFile:
+    """The claim of one process on a state directory."""
+
+    state_dir: StateDir
+
+    def claim(self, api_url: str) -> None:
+        """Write our pid and URL, refusing if a live stack holds the directory (a stale file,
+        whose process is gone or no longer answers, is removed)."""
+        self.state_dir.ensure()
+        holder = self._read()
+        if holder is not None and holder[0] != os.getpid():
+            pid, holder_url = holder
+            if _is_alive(pid) and _answers(holder_url):
+                raise AlreadyRunningError(pid, holder_url)
+            self.state_dir.pid_file.unlink(missing_ok=True)
+        self.state_dir.pid_file.write_text(f"{os.getpid()} {api_url}\n", encoding="utf-8")
+
+    def release(self) -> None:
+        holder = self._read()
+        if holder is not None and holder[0] == os.getpid():
+            self.state_dir.pid_file.unlink(missing_ok=True)
+
+    def _read(self) -> tuple[int, str] | None:
+        try:
+            pid, _, api_url = self.state_dir.pid_file.read_text(encoding="utf-8").partition(" ")
+            return int(pid), api_url.strip()
+        except (OSError, ValueError):
+            return None
+
+
+def _is_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _answers(url: str) -> bool:
+    """Whether something accepts connections at the host and port of `url`."""
+    host_port = url.split("://", 1)[-1].split("/", 1)[0]
+    host, _, port = host_port.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=1):
+            return True
+    except (OSError, ValueError):
+        return False

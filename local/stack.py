@@ -1,0 +1,161 @@
+"""The local stack: moto, the template's resources, in-process handlers, the gateway, the pumps."""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from local import lambda_runtime
+from local.aws_clients import AwsClients
+from local.compute_resources import COMPUTE_CREATORS
+from local.data_resources import DATA_CREATORS
+from local.function_environment import apply_environment, shared_environment
+from local.gateway import Gateway, GatewayServer
+from local.http_routes import routes_of
+from local.intrinsics import Intrinsics, parameter_values, pseudo_parameters
+from local.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
+from local.lambda_runtime import FunctionRegistry
+from local.moto_atomicity import serialize_dynamodb_operations
+from local.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
+from local.pumps import Pump
+from local.resources import StackContext, create_all
+from local.running_instance import PidFile
+from local.sam_template import load_template, translate
+from local.stack_description import describe_stack
+from local.state_dir import StateDir
+from local.stream_dispatch import StreamDispatcher
+
+logger = logging.getLogger("waitgate.local")
+STACK_NAME = "waitgate-local"
+OVERRIDE_PRINCIPALS = ["oncall-lead"]
+PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = []
+
+
+class PortInUseError(Exception):
+    """A port the stack needs is taken by some other program."""
+
+
+@dataclass(frozen=True)
+class StackSettings:
+    api_port: int
+    aws_port: int
+    state_dir: StateDir
+
+    @classmethod
+    def from_environment(cls) -> StackSettings:
+        return cls(
+            api_port=int(os.environ.get("WAITGATE_PORT") or 3000),
+            aws_port=int(os.environ.get("WAITGATE_AWS_PORT") or 4566),
+            state_dir=StateDir.from_environment(),
+        )
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self.api_port}"
+
+
+@dataclass
+class LocalStack:
+    settings: StackSettings
+    description: dict[str, Any] = field(default_factory=dict)
+    _moto: LocalMotoServer | None = None
+    _gateway: GatewayServer | None = None
+    _pumps: list[Pump] = field(default_factory=list)
+    _pid_file: PidFile | None = None
+    _streams: StreamDispatcher | None = None
+
+    def start(self) -> None:
+        """Everything up, local.json written; raises AlreadyRunningError or PortInUseError."""
+        self._pid_file = PidFile(self.settings.state_dir)
+        self._pid_file.claim(self.settings.api_url)
+        _check_free(self.settings.aws_port, "WAITGATE_AWS_PORT")
+        _check_free(self.settings.api_port, "WAITGATE_PORT")
+        serialize_dynamodb_operations()
+        self._streams = StreamDispatcher()
+        self._streams.install()
+        self._moto = start_moto(self.settings.aws_port)
+        issuer = LocalIssuer.load_or_create(self.settings.state_dir, issuer_url(self.settings.api_url))
+        sam_template, translated, context = self._create_resources(issuer)
+        apply_environment(shared_environment(context.functions.all()))
+        function_names = {logical_id: str(c.ref) for logical_id, c in context.physical_ids.items()}
+        gateway = Gateway(
+            routes_of(sam_template, context.intrinsics), function_names, context.functions, issuer
+        )
+        self._gateway = GatewayServer(gateway, self.settings.api_port)
+        self._gateway.start()
+        self._pumps = [factory(self) for factory in PUMP_FACTORIES]
+        for pump in self._pumps:
+            pump.start()
+        types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
+        self.description = describe_stack(
+            context,
+            types,
+            self.settings.api_url,
+            self._moto.endpoint_url,
+            {"issuer": issuer.issuer, "audience": issuer.audience, "tenantClaim": _tenant(context)},
+            OVERRIDE_PRINCIPALS,
+        )
+        self.settings.state_dir.write_local_json(self.description)
+
+    def _create_resources(self, issuer: LocalIssuer) -> tuple[dict[str, Any], dict[str, Any], StackContext]:
+        overrides = {
+            "JwtIssuer": issuer.issuer,
+            "JwtAudience": LOCAL_AUDIENCE,
+            "PublicBaseUrl": self.settings.api_url,
+            "OverridePrincipals": ",".join(OVERRIDE_PRINCIPALS),
+        }
+        pseudo = pseudo_parameters(STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID)
+        sam_template = load_template()
+        translated = translate(sam_template, {**overrides, **pseudo})
+        declared = translated.get("Parameters", {})
+        intrinsics = Intrinsics(
+            parameters={**parameter_values(declared, overrides), **pseudo},
+            conditions=translated.get("Conditions", {}),
+        )
+        registry = FunctionRegistry()
+        lambda_runtime.install(registry)
+        context = StackContext(
+            AwsClients(LOCAL_REGION), STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID, registry, intrinsics
+        )
+        create_all(context, translated["Resources"], {**DATA_CREATORS, **COMPUTE_CREATORS})
+        return sam_template, translated, context
+
+    def stop(self) -> None:
+        """Pumps, gateway and moto down, pid file removed; safe to call more than once."""
+        for pump in self._pumps:
+            pump.stop()
+        self._pumps = []
+        if self._gateway is not None:
+            self._gateway.stop()
+            self._gateway = None
+        if self._moto is not None:
+            self._moto.stop()
+            self._moto = None
+        if self._streams is not None:
+            self._streams.stop()
+            self._streams = None
+        if self._pid_file is not None:
+            self._pid_file.release()
+            self._pid_file = None
+
+
+def _tenant(context: StackContext) -> str:
+    return str(context.intrinsics.parameters.get("TenantClaim", "tenant"))
+
+
+def _check_free(port: int, variable: str) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise
+            raise PortInUseError(
+                f"port {port} is in use by another program: set {variable} to a free port"
+            ) from error

@@ -1,0 +1,51 @@
+"""Where the local stack keeps what outlives one run: the issuer key, the pid file, local.json."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULT_STATE_DIR = ".waitgate"
+
+
+@dataclass(frozen=True)
+class StateDir:
+    """The state directory (`.waitgate/` or $WAITGATE_STATE_DIR) and the files in it."""
+
+    root: Path
+
+    @classmethod
+    def from_environment(cls) -> StateDir:
+        return cls(Path(os.environ.get("WAITGATE_STATE_DIR") or DEFAULT_STATE_DIR).resolve())
+
+    @property
+    def issuer_key(self) -> Path:
+        return self.root / "issuer-key.pem"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.root / "dev.pid"
+
+    @property
+    def local_json(self) -> Path:
+        return self.root / "local.json"
+
+    def ensure(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def write_local_json(self, description: dict[str, Any]) -> None:
+        """local.json, written whole then renamed so a reader never sees half of it."""
+        self.ensure()
+        partial = self.local_json.with_suffix(".json.tmp")
+        partial.write_text(json.dumps(description, indent=2) + "\n", encoding="utf-8")
+        partial.replace(self.local_json)
+
+    def read_local_json(self) -> dict[str, Any] | None:
+        try:
+            loaded: dict[str, Any] = json.loads(self.local_json.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return loaded
