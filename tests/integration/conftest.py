@@ -40,8 +40,13 @@ def create_table_from_template(client: Any, logical_id: str, name: str) -> str:
     properties = load_template()["Resources"][logical_id]["Properties"]
     arguments = {
         key: properties[key]
-        for key in ("AttributeDefinitions", "KeySchema", "BillingMode", "StreamSpecification",
-                    "GlobalSecondaryIndexes")
+        for key in (
+            "AttributeDefinitions",
+            "KeySchema",
+            "BillingMode",
+            "StreamSpecification",
+            "GlobalSecondaryIndexes",
+        )
         if key in properties
     }
     if "StreamSpecification" in arguments:

@@ -28,18 +28,24 @@ def events_of(dynamodb: Any, table_name: str, run_id: str) -> list[dict[str, Any
         KeyConditionExpression="pk = :pk AND begins_with(sk, :evt)",
         ExpressionAttributeValues={":pk": {"S": f"RUN#default#{run_id}"}, ":evt": {"S": "EVT#"}},
     )
-    return [{"type": i["type"]["S"], "seq": int(i["seq"]["N"]), "payload": json.loads(i["payload"]["S"])}
-            for i in answer["Items"]]
+    return [
+        {"type": i["type"]["S"], "seq": int(i["seq"]["N"]), "payload": json.loads(i["payload"]["S"])}
+        for i in answer["Items"]
+    ]
 
 
 def snapshot_of(dynamodb: Any, table_name: str, run_id: str) -> dict[str, Any]:
-    item = dynamodb.get_item(TableName=table_name, ConsistentRead=True,
-                             Key={"pk": {"S": f"RUN#default#{run_id}"}, "sk": {"S": "RUN"}})["Item"]
+    item = dynamodb.get_item(
+        TableName=table_name,
+        ConsistentRead=True,
+        Key={"pk": {"S": f"RUN#default#{run_id}"}, "sk": {"S": "RUN"}},
+    )["Item"]
     return {name: next(iter(value.values())) for name, value in item.items()}
 
 
-def test_suspend_then_resolve_completes_the_execution(harness: WorkflowHarness, dynamodb: Any,
-                                                      table_name: str) -> None:
+def test_suspend_then_resolve_completes_the_execution(
+    harness: WorkflowHarness, dynamodb: Any, table_name: str
+) -> None:
     # Given a run suspended on an approval
     run = harness.suspend(APPROVAL)
     Handler("request_interrupt")(run.task_event)
@@ -58,13 +64,13 @@ def test_suspend_then_resolve_completes_the_execution(harness: WorkflowHarness, 
     assert json.loads(ended["output"]) == body["resumeValue"]
     # And the log holds requested and resolved, each with its legacy twin, in order
     types = [event["type"] for event in events_of(dynamodb, table_name, run.run_id)]
-    assert types == ["interrupt.requested", "approval.requested", "interrupt.resolved",
-                     "approval.resolved"]
+    assert types == ["interrupt.requested", "approval.requested", "interrupt.resolved", "approval.resolved"]
     assert snapshot_of(dynamodb, table_name, run.run_id)["status"] == "running"
 
 
-def test_requested_event_carries_the_payload_verbatim(harness: WorkflowHarness, dynamodb: Any,
-                                                      table_name: str) -> None:
+def test_requested_event_carries_the_payload_verbatim(
+    harness: WorkflowHarness, dynamodb: Any, table_name: str
+) -> None:
     # Given / When a run suspends
     run = harness.suspend(APPROVAL)
     Handler("request_interrupt")(run.task_event)
@@ -88,8 +94,7 @@ def test_invalid_payload_fails_the_task_by_name(harness: WorkflowHarness) -> Non
     assert details["error"] == "InterruptPayloadInvalid"
 
 
-def test_eight_concurrent_resolves_one_wins(harness: WorkflowHarness, dynamodb: Any,
-                                            table_name: str) -> None:
+def test_eight_concurrent_resolves_one_wins(harness: WorkflowHarness, dynamodb: Any, table_name: str) -> None:
     # Given a suspended run and eight Lambda instances of resolve_by_run
     run = harness.suspend(APPROVAL)
     Handler("request_interrupt")(run.task_event)
@@ -98,13 +103,15 @@ def test_eight_concurrent_resolves_one_wins(harness: WorkflowHarness, dynamodb: 
 
     sends = Counter[str]()
     composition.aws_client("stepfunctions").meta.events.register(
-        "before-call.sfn.SendTaskSuccess", lambda **_: sends.update(["SendTaskSuccess"]))
+        "before-call.sfn.SendTaskSuccess", lambda **_: sends.update(["SendTaskSuccess"])
+    )
     barrier = threading.Barrier(8)
     results: list[dict[str, Any]] = []
 
     def resolve(instance: Handler, n: int) -> None:
-        event = http_event(run.run_id, "Interrupt", {"resumeValue": {**ACCEPT, "feedback": f"#{n}"}},
-                           sub=f"approver-{n}")
+        event = http_event(
+            run.run_id, "Interrupt", {"resumeValue": {**ACCEPT, "feedback": f"#{n}"}}, sub=f"approver-{n}"
+        )
         barrier.wait()
         results.append(instance(event))
 

@@ -59,7 +59,8 @@ class WorkflowHarness:
     def suspend(self, interrupt: dict[str, Any], tenant_id: str = "default") -> SuspendedRun:
         run_id = f"run-{uuid.uuid4().hex[:12]}"
         execution_arn = self.sfn.start_execution(
-            stateMachineArn=self.state_machine_arn, name=run_id,
+            stateMachineArn=self.state_machine_arn,
+            name=run_id,
             input=json.dumps({"tenantId": tenant_id, "interrupt": interrupt}),
         )["executionArn"]
         return SuspendedRun(run_id, execution_arn, self._task_event_for(run_id))
@@ -67,12 +68,12 @@ class WorkflowHarness:
     def _task_event_for(self, run_id: str) -> dict[str, Any]:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            answer = self.sqs.receive_message(QueueUrl=self.queue_url, MaxNumberOfMessages=10,
-                                              WaitTimeSeconds=0)
+            answer = self.sqs.receive_message(
+                QueueUrl=self.queue_url, MaxNumberOfMessages=10, WaitTimeSeconds=0
+            )
             for message in answer.get("Messages", []):
                 body: dict[str, Any] = json.loads(message["Body"])
-                self.sqs.delete_message(QueueUrl=self.queue_url,
-                                        ReceiptHandle=message["ReceiptHandle"])
+                self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
                 if body["runId"] == run_id:
                     return body
             time.sleep(0.05)

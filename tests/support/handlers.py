@@ -52,8 +52,14 @@ def sample_event(name: str) -> dict[str, Any]:
 
 
 def http_event(
-    run_id: str, node_id: str, body: Any, *, sub: str = "alice", scope: str = "approvals:respond",
-    tenant: str | None = None, raw_body: str | None = None,
+    run_id: str,
+    node_id: str,
+    body: Any,
+    *,
+    sub: str = "alice",
+    scope: str = "approvals:respond",
+    tenant: str | None = None,
+    raw_body: str | None = None,
 ) -> dict[str, Any]:
     """The sample API Gateway event for resolve_by_run, re-addressed and re-bodied."""
     event = sample_event("resolve_by_run")

@@ -1,0 +1,160 @@
+"""template.yaml checked offline: SAM translation (catches what cfn-lint misses), least privilege,
+and every state machine's ASL against Step Functions' schema and its own transitions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from local.sam_template import REPO_ROOT, load_state_machine_definition, load_template, translate
+
+ASL_SCHEMA = json.loads(
+    (
+        Path(jsonschema.__file__).parents[1] / "cfnlint/data/schemas/other/step_functions/statemachine.json"
+    ).read_text(encoding="utf-8")
+)
+PARAMETERS = {"JwtIssuer": "https://issuer.example.com", "JwtAudience": "waitgate"}
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    return load_template()
+
+
+@pytest.fixture(scope="module")
+def translated(template: dict[str, Any]) -> dict[str, Any]:
+    return translate(template, PARAMETERS)
+
+
+def resources_of(template: dict[str, Any], kind: str) -> dict[str, Any]:
+    return {name: r for name, r in template["Resources"].items() if r["Type"] == kind}
+
+
+def all_states(definition: dict[str, Any]) -> dict[str, Any]:
+    """Every state, including those inside Parallel branches and Map iterators."""
+    found = dict(definition["States"])
+    for state in definition["States"].values():
+        for branch in state.get("Branches", []):
+            found.update(all_states(branch))
+        for key in ("Iterator", "ItemProcessor"):
+            if key in state:
+                found.update(all_states(state[key]))
+    return found
+
+
+def transitions(machine: dict[str, Any]) -> list[tuple[str, str]]:
+    pairs = [("StartAt", machine["StartAt"])]
+    for name, state in machine["States"].items():
+        targets = [state.get("Next"), state.get("Default")]
+        targets += [choice.get("Next") for choice in state.get("Choices", [])]
+        targets += [catch.get("Next") for catch in state.get("Catch", [])]
+        pairs += [(name, target) for target in targets if target]
+        for branch in state.get("Branches", []):
+            pairs += transitions(branch)
+    return pairs
+
+
+def test_the_template_translates_like_sam_deploy(translated: dict[str, Any]) -> None:
+    # Given template.yaml / When SAM's transform runs / Then it yields plain CloudFormation
+    kinds = {resource["Type"] for resource in translated["Resources"].values()}
+    assert not any(kind.startswith("AWS::Serverless::") for kind in kinds)
+    assert {"AWS::Lambda::Function", "AWS::StepFunctions::StateMachine", "AWS::DynamoDB::Table"} <= kinds
+
+
+def test_every_function_runs_a_current_runtime_with_the_layer(template: dict[str, Any]) -> None:
+    globals_ = template["Globals"]["Function"]
+    assert globals_["Runtime"] in {"python3.12", "python3.13", "python3.14"}
+    assert globals_["Layers"] == [{"Ref": "WaitgateLayer"}]
+    for name, function in resources_of(template, "AWS::Serverless::Function").items():
+        code = REPO_ROOT / function["Properties"]["CodeUri"] / "app.py"
+        assert code.is_file(), f"{name} has no handler at {code}"
+
+
+def test_http_routes_use_the_jwt_authorizer_unless_they_carry_their_own_token(
+    template: dict[str, Any],
+) -> None:
+    api = template["Resources"]["HttpApi"]["Properties"]["Auth"]
+    assert api["DefaultAuthorizer"] == "WaitgateJwt"
+    public = {"/interrupts/{token}", "/capabilities", "/openapi.json", "/docs", "/.local-issuer"}
+    for function in resources_of(template, "AWS::Serverless::Function").values():
+        for event in function["Properties"].get("Events", {}).values():
+            if event["Type"] != "HttpApi":
+                continue
+            authorizer = event["Properties"].get("Auth", {}).get("Authorizer")
+            if authorizer == "NONE":
+                assert event["Properties"]["Path"] in public
+
+
+def policy_statements(translated: dict[str, Any]) -> list[dict[str, Any]]:
+    statements: list[dict[str, Any]] = []
+    for resource in translated["Resources"].values():
+        if resource["Type"] == "AWS::IAM::ManagedPolicy":
+            statements += resource["Properties"]["PolicyDocument"]["Statement"]
+        if resource["Type"] == "AWS::IAM::Role":
+            for policy in resource["Properties"].get("Policies", []):
+                statements += policy["PolicyDocument"]["Statement"]
+    return statements
+
+
+def test_no_statement_grants_every_resource(translated: dict[str, Any]) -> None:
+    # Where AWS allows scoping (everything we call but the X-Ray and CloudWatch metric APIs), we scope
+    unscopable = {
+        "xray:PutTraceSegments",
+        "xray:PutTelemetryRecords",
+        "cloudwatch:PutMetricData",
+        "sns:Publish",
+    }
+    for statement in policy_statements(translated):
+        resources = statement["Resource"]
+        resources = resources if isinstance(resources, list) else [resources]
+        if "*" in resources:
+            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+            assert set(actions) <= unscopable, statement
+
+
+def test_task_responses_are_limited_to_this_stacks_and_named_state_machines(
+    translated: dict[str, Any],
+) -> None:
+    for statement in policy_statements(translated):
+        actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+        if "states:SendTaskSuccess" in actions:
+            text = json.dumps(statement["Resource"])
+            assert "stateMachine:${AWS::StackName}-*" in text
+            assert "TaskStateMachineArns" in text
+
+
+def state_machine_files(template: dict[str, Any]) -> list[str]:
+    machines = resources_of(template, "AWS::Serverless::StateMachine").values()
+    return [m["Properties"]["DefinitionUri"] for m in machines]
+
+
+def test_every_asl_file_is_deployed(template: dict[str, Any]) -> None:
+    on_disk = {f"statemachines/{p.name}" for p in (REPO_ROOT / "statemachines").glob("*.asl.json")}
+    assert on_disk == set(state_machine_files(template))
+
+
+@pytest.mark.parametrize("path", sorted(p.name for p in (REPO_ROOT / "statemachines").glob("*.asl.json")))
+def test_asl_is_valid_and_every_transition_lands_on_a_state(path: str) -> None:
+    definition = load_state_machine_definition(f"statemachines/{path}")
+    # Given Step Functions' own schema (the one cfn-lint ships)
+    jsonschema.Draft7Validator(ASL_SCHEMA).validate(definition)
+    # Then every StartAt / Next / Default / Choice / Catch target names a state of its scope
+    for scope in [definition, *[b for s in all_states(definition).values() for b in s.get("Branches", [])]]:
+        names = set(scope["States"])
+        for source, target in transitions(scope):
+            if source == "StartAt" or source in names:
+                assert target in names, f"{path}: {source} → {target} goes nowhere"
+    # And every state but the last is reachable
+    reachable = {definition["StartAt"]} | {target for _, target in transitions(definition)}
+    assert set(definition["States"]) <= reachable, f"{path}: unreachable states"
+
+
+def test_definition_substitutions_name_resources_of_the_template(template: dict[str, Any]) -> None:
+    for name, machine in resources_of(template, "AWS::Serverless::StateMachine").items():
+        text = json.dumps(load_state_machine_definition(machine["Properties"]["DefinitionUri"]))
+        for placeholder in machine["Properties"].get("DefinitionSubstitutions", {}):
+            assert "${" + placeholder + "}" in text, f"{name}: unused substitution {placeholder}"
