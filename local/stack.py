@@ -61,8 +61,11 @@ class StackSettings:
 
 @dataclass
 class LocalStack:
+    """The running stack; pump factories get it, so a pump can reach `context` (clients, ids)."""
+
     settings: StackSettings
     description: dict[str, Any] = field(default_factory=dict)
+    context: StackContext | None = None
     _moto: LocalMotoServer | None = None
     _gateway: GatewayServer | None = None
     _pumps: list[Pump] = field(default_factory=list)
@@ -80,50 +83,39 @@ class LocalStack:
         self._streams.install()
         self._moto = start_moto(self.settings.aws_port)
         issuer = LocalIssuer.load_or_create(self.settings.state_dir, issuer_url(self.settings.api_url))
-        sam_template, translated, context = self._create_resources(issuer)
-        apply_environment(shared_environment(context.functions.all()))
-        function_names = {logical_id: str(c.ref) for logical_id, c in context.physical_ids.items()}
-        gateway = Gateway(
-            routes_of(sam_template, context.intrinsics), function_names, context.functions, issuer
+        registry = FunctionRegistry()
+        lambda_runtime.install(registry)
+        sam_template, translated, self.context = create_template_resources(
+            self.settings.api_url, issuer.issuer, registry
         )
-        self._gateway = GatewayServer(gateway, self.settings.api_port)
-        self._gateway.start()
+        apply_environment(shared_environment(registry.all()))
+        self._start_gateway(sam_template, issuer)
         self._pumps = [factory(self) for factory in PUMP_FACTORIES]
         for pump in self._pumps:
             pump.start()
+        self._write_description(translated, issuer)
+
+    def _start_gateway(self, sam_template: dict[str, Any], issuer: LocalIssuer) -> None:
+        assert self.context is not None
+        context = self.context
+        function_names = {logical_id: str(c.ref) for logical_id, c in context.physical_ids.items()}
+        routes = routes_of(sam_template, context.intrinsics)
+        gateway = Gateway(routes, function_names, context.functions, issuer)
+        self._gateway = GatewayServer(gateway, self.settings.api_port)
+        self._gateway.start()
+
+    def _write_description(self, translated: dict[str, Any], issuer: LocalIssuer) -> None:
+        assert self.context is not None and self._moto is not None
         types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
         self.description = describe_stack(
-            context,
+            self.context,
             types,
             self.settings.api_url,
             self._moto.endpoint_url,
-            {"issuer": issuer.issuer, "audience": issuer.audience, "tenantClaim": _tenant(context)},
+            {"issuer": issuer.issuer, "audience": issuer.audience, "tenantClaim": _tenant(self.context)},
             OVERRIDE_PRINCIPALS,
         )
         self.settings.state_dir.write_local_json(self.description)
-
-    def _create_resources(self, issuer: LocalIssuer) -> tuple[dict[str, Any], dict[str, Any], StackContext]:
-        overrides = {
-            "JwtIssuer": issuer.issuer,
-            "JwtAudience": LOCAL_AUDIENCE,
-            "PublicBaseUrl": self.settings.api_url,
-            "OverridePrincipals": ",".join(OVERRIDE_PRINCIPALS),
-        }
-        pseudo = pseudo_parameters(STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID)
-        sam_template = load_template()
-        translated = translate(sam_template, {**overrides, **pseudo})
-        declared = translated.get("Parameters", {})
-        intrinsics = Intrinsics(
-            parameters={**parameter_values(declared, overrides), **pseudo},
-            conditions=translated.get("Conditions", {}),
-        )
-        registry = FunctionRegistry()
-        lambda_runtime.install(registry)
-        context = StackContext(
-            AwsClients(LOCAL_REGION), STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID, registry, intrinsics
-        )
-        create_all(context, translated["Resources"], {**DATA_CREATORS, **COMPUTE_CREATORS})
-        return sam_template, translated, context
 
     def stop(self) -> None:
         """Pumps, gateway and moto down, pid file removed; safe to call more than once."""
@@ -142,6 +134,30 @@ class LocalStack:
         if self._pid_file is not None:
             self._pid_file.release()
             self._pid_file = None
+
+
+def create_template_resources(
+    api_url: str, jwt_issuer: str, registry: FunctionRegistry
+) -> tuple[dict[str, Any], dict[str, Any], StackContext]:
+    """template.yaml translated and every supported resource created (at AWS_ENDPOINT_URL)."""
+    overrides = {
+        "JwtIssuer": jwt_issuer,
+        "JwtAudience": LOCAL_AUDIENCE,
+        "PublicBaseUrl": api_url,
+        "OverridePrincipals": ",".join(OVERRIDE_PRINCIPALS),
+    }
+    pseudo = pseudo_parameters(STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID)
+    sam_template = load_template()
+    translated = translate(sam_template, {**overrides, **pseudo})
+    intrinsics = Intrinsics(
+        parameters={**parameter_values(translated.get("Parameters", {}), overrides), **pseudo},
+        conditions=translated.get("Conditions", {}),
+    )
+    context = StackContext(
+        AwsClients(LOCAL_REGION), STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID, registry, intrinsics
+    )
+    create_all(context, translated["Resources"], {**DATA_CREATORS, **COMPUTE_CREATORS})
+    return sam_template, translated, context
 
 
 def _tenant(context: StackContext) -> str:
