@@ -15,7 +15,7 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, make_server
 from werkzeug.wrappers import Request, Response
 
-from local.http_events import payload_v2_event, response_from
+from local.http_events import payload_v2_event, raw_path, response_from
 from local.http_routes import Route
 from local.jwt_authorizer import JwtAuthorizer, Unauthorized, gateway_claims
 from local.jwt_issuer import ISSUER_PATH, LocalIssuer
@@ -42,9 +42,10 @@ class Gateway:
     def respond(self, request: Request) -> Response:
         if request.path.startswith(ISSUER_PATH + "/"):
             return self._issuer_document(request.path.removeprefix(ISSUER_PATH))
-        matches = [(r, p) for r in self.routes if (p := r.path_parameters(request.path)) is not None]
+        path = raw_path(request)
+        matches = [(r, p) for r in self.routes if (p := r.path_parameters(path)) is not None]
         if not matches:
-            return problem(404, "not_found", f"No route matches {request.path}.")
+            return problem(404, "not_found", "No route of the API matches this path.")
         accepting = [(r, p) for r, p in matches if r.accepts(request.method)]
         if not accepting:
             return problem(405, "method_not_allowed", f"{request.method} is not allowed here.")
@@ -54,7 +55,7 @@ class Gateway:
         try:
             claims = self._authorize(route, request)
         except Unauthorized as reason:
-            logger.debug("401 on %s %s: %s", request.method, request.path, reason)
+            logger.debug("401 on %s: %s", route.route_key, reason)
             return problem(401, "unauthorized", "A valid bearer token is required.")
         if len(request.get_data(cache=True)) > MAX_BODY_BYTES:
             return problem(413, "payload_too_large", "The request body is over 256 KB.")

@@ -8,12 +8,19 @@ import time
 import uuid
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 from werkzeug.wrappers import Request, Response
 
 from local.http_routes import Route
 
 _TEXT_TYPES = ("text/", "application/json", "application/xml", "application/javascript")
+
+
+def raw_path(request: Request) -> str:
+    """The path as the client sent it (still percent-encoded), as in API Gateway's rawPath."""
+    raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI")
+    return str(raw).split("?", 1)[0] if raw else quote(request.path)
 
 
 def payload_v2_event(
@@ -28,7 +35,7 @@ def payload_v2_event(
     event: dict[str, Any] = {
         "version": "2.0",
         "routeKey": route.route_key,
-        "rawPath": request.path,
+        "rawPath": raw_path(request),
         "rawQueryString": request.query_string.decode("latin-1"),
         "headers": _headers(request),
         "requestContext": _request_context(request, route, claims, now),
@@ -79,7 +86,7 @@ def _request_context(
         "domainPrefix": request.host.split(".", 1)[0],
         "http": {
             "method": request.method,
-            "path": request.path,
+            "path": raw_path(request),
             "protocol": request.environ.get("SERVER_PROTOCOL", "HTTP/1.1"),
             "sourceIp": request.remote_addr or "127.0.0.1",
             "userAgent": request.headers.get("User-Agent", ""),
