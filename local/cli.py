@@ -50,7 +50,7 @@ def run_dev(verbose: bool = False) -> int:
         stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     # Debug only for our own loggers: botocore's debug output would show task tokens.
-    logging.getLogger("waitgate.local").setLevel(logging.DEBUG if verbose else logging.INFO)
+    logging.getLogger("local").setLevel(logging.DEBUG if verbose else logging.INFO)
     logging.getLogger("werkzeug").setLevel(logging.INFO if verbose else logging.WARNING)
     logging.getLogger("botocore").setLevel(logging.WARNING)
     stopping = threading.Event()
@@ -73,7 +73,7 @@ def run_dev(verbose: bool = False) -> int:
     print(READY_LINE.format(api_url=stack.description["apiUrl"]), flush=True)
     while not stopping.wait(0.5):
         pass
-    logging.getLogger("waitgate.local").info("stopping the local stack")
+    logging.getLogger(__name__).info("stopping the local stack")
     stack.stop()
     return 0
 

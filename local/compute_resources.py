@@ -16,7 +16,7 @@ from local.lambda_runtime import LocalFunction
 from local.resources import Created, Creator, StackContext
 from local.sam_template import LOCAL_CODE_BUCKET, local_code_path
 
-logger = logging.getLogger("waitgate.local.resources")
+logger = logging.getLogger(__name__)
 _SUBSTITUTION = re.compile(r"\$\{([^}]+)\}")
 
 

@@ -22,7 +22,7 @@ from local.jwt_issuer import ISSUER_PATH, LocalIssuer
 from local.lambda_runtime import FunctionRegistry
 from local.problem_json import problem
 
-logger = logging.getLogger("waitgate.local.gateway")
+logger = logging.getLogger(__name__)
 MAX_BODY_BYTES = 256 * 1024
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from local.sam_template import REPO_ROOT
 
-logger = logging.getLogger("waitgate.local.lambda")
+logger = logging.getLogger(__name__)
 Handler = Callable[[Any, Any], Any]
 
 

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-logger = logging.getLogger("waitgate.local.pumps")
+logger = logging.getLogger(__name__)
 
 
 @dataclass

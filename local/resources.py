@@ -16,7 +16,7 @@ from local.aws_clients import AwsClients
 from local.intrinsics import Intrinsics
 from local.lambda_runtime import FunctionRegistry
 
-logger = logging.getLogger("waitgate.local.resources")
+logger = logging.getLogger(__name__)
 _SUB_NAME = re.compile(r"\$\{([^}!.][^}.]*)(?:\.[^}]*)?\}")
 
 

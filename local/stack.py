@@ -30,7 +30,7 @@ from local.stack_description import describe_stack
 from local.state_dir import StateDir
 from local.stream_dispatch import StreamDispatcher
 
-logger = logging.getLogger("waitgate.local")
+logger = logging.getLogger(__name__)
 STACK_NAME = "waitgate-local"
 OVERRIDE_PRINCIPALS = ["oncall-lead"]
 PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = []

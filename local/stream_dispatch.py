@@ -13,7 +13,7 @@ import queue
 import threading
 from typing import Any
 
-logger = logging.getLogger("waitgate.local.streams")
+logger = logging.getLogger(__name__)
 _Delivery = tuple[Any, str, list[Any], str]
 
 
