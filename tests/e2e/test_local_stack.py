@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -249,3 +250,60 @@ def test_a_port_in_use_is_named_with_its_variable(tmp_path: Path) -> None:
     assert refused.returncode == 1
     assert "WAITGATE_AWS_PORT" in refused.stderr and "in use" in refused.stderr
     assert not (tmp_path / "dev.pid").exists()
+
+
+def suspended_run(local_stack: LocalStackHandle) -> tuple[str, str]:
+    """A fresh run of the generic workflow, waiting for approval at node Interrupt."""
+    run_id = f"run-{uuid.uuid4().hex}"
+    execution_arn = local_stack.sfn.start_execution(
+        stateMachineArn=local_stack.state_machines["interrupt"],
+        name=run_id,
+        input=json.dumps({"interrupt": APPROVAL}),
+    )["executionArn"]
+    wait_for(lambda: run_snapshot(local_stack, run_id))
+    return run_id, execution_arn
+
+
+def test_eight_concurrent_resolves_give_one_200_and_seven_409(local_stack: LocalStackHandle) -> None:
+    # Given a suspended run and eight callers with the same decision
+    run_id, execution_arn = suspended_run(local_stack)
+    token = local_stack.jwt("alice", "approvals:respond")
+
+    def resolve(_: int) -> int:
+        return local_stack.http.post(resolve_path(run_id), {"resumeValue": RESUME_VALUE}, token=token).status
+
+    # When they all resolve at once
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = sorted(pool.map(resolve, range(8)))
+    # Then exactly one wins, and the workflow goes on once
+    assert statuses == [200] + [409] * 7
+    assert wait_for(lambda: finished_execution(local_stack, execution_arn))["status"] == "SUCCEEDED"
+
+
+@pytest.mark.parametrize(
+    ("scope", "node_id", "resume_value", "status", "code"),
+    [
+        ("openid", "Interrupt", RESUME_VALUE, 403, None),
+        ("approvals:respond", "NoSuchNode", RESUME_VALUE, 404, "not_found"),
+        (
+            "approvals:respond",
+            "Interrupt",
+            {"action": "explode", "decidedAt": "2026-11-30T10:00:00Z"},
+            400,
+            "validation_error",
+        ),
+    ],
+)
+def test_refused_resolutions_answer_their_status_and_code(
+    local_stack: LocalStackHandle, scope: str, node_id: str, resume_value: Any, status: int, code: str | None
+) -> None:
+    # Given a suspended run
+    run_id, _ = suspended_run(local_stack)
+    # When a caller resolves it wrongly
+    token = local_stack.jwt("alice", scope)
+    answer = local_stack.http.post(resolve_path(run_id, node_id), {"resumeValue": resume_value}, token=token)
+    # Then the handler answers problem+json with the status (and code) of the case
+    assert answer.status == status, answer.body
+    assert answer.headers["content-type"].startswith("application/problem+json")
+    if code is not None:
+        assert answer.json()["code"] == code
