@@ -1,0 +1,39 @@
+"""`make bench`: run every benchmark module in one process run, print one table, write it as JSON."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import traceback
+
+from bench.report import Row, machine, print_table, write_json
+
+MODULES = ["package_size", "cold_start", "cpu", "tokens", "roundtrips", "scale", "throughput", "soak"]
+
+
+def main(selected: list[str]) -> int:
+    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
+    rows: list[Row] = []
+    failed = []
+    for name in selected or MODULES:
+        try:
+            module = importlib.import_module(f"bench.{name}")
+        except ModuleNotFoundError as error:
+            if error.name == f"bench.{name}":
+                continue
+            raise
+        print(f"… {name}", file=sys.stderr, flush=True)
+        try:
+            rows.extend(module.run())
+        except Exception:
+            failed.append(name)
+            traceback.print_exc()
+    print(f"waitgate benchmarks — {machine()}")
+    print_table(rows)
+    print(f"written to {write_json(rows)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
