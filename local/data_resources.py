@@ -79,6 +79,13 @@ def create_secret(context: StackContext, logical_id: str, properties: dict[str, 
     return Created(ref=arn, attributes={"Id": arn})
 
 
+def create_ssm_parameter(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    name = properties.get("Name") or f"/{context.stack_name}/{logical_id}"
+    value_type = properties.get("Type", "String")
+    context.clients("ssm").put_parameter(Name=name, Value=str(properties["Value"]), Type=value_type)
+    return Created(ref=name, attributes={"Type": value_type, "Value": str(properties["Value"])})
+
+
 def generated_secret_string(spec: dict[str, Any]) -> str:
     """What Secrets Manager's GenerateSecretString would make, from the same options."""
     excluded = set(spec.get("ExcludeCharacters", ""))
@@ -104,4 +111,5 @@ DATA_CREATORS: dict[str, Creator] = {
     "AWS::SNS::Subscription": create_subscription,
     "AWS::SQS::Queue": create_queue,
     "AWS::SecretsManager::Secret": create_secret,
+    "AWS::SSM::Parameter": create_ssm_parameter,
 }
