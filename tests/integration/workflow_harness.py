@@ -56,8 +56,10 @@ class WorkflowHarness:
             roleArn="arn:aws:iam::123456789012:role/waitgate-harness",
         )["stateMachineArn"]
 
-    def suspend(self, interrupt: dict[str, Any], tenant_id: str = "default") -> SuspendedRun:
-        run_id = f"run-{uuid.uuid4().hex[:12]}"
+    def suspend(
+        self, interrupt: dict[str, Any], tenant_id: str = "default", run_id: str | None = None
+    ) -> SuspendedRun:
+        run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
         execution_arn = self.sfn.start_execution(
             stateMachineArn=self.state_machine_arn,
             name=run_id,

@@ -10,6 +10,7 @@ from typing import Any
 
 from waitgate.clock import SystemClock
 from waitgate.ids import UlidGenerator
+from waitgate.service.agent_decision import DecisionDependencies
 from waitgate.service.request import RequestDependencies
 from waitgate.service.resolve import ResolveDependencies
 from waitgate.settings import settings
@@ -44,7 +45,19 @@ def workflow() -> Any:
 
 
 def request_dependencies() -> RequestDependencies:
-    return RequestDependencies(store=store(), workflow=workflow(), clock=SystemClock(), ids=UlidGenerator())
+    return RequestDependencies(
+        store=store(),
+        workflow=workflow(),
+        clock=SystemClock(),
+        ids=UlidGenerator(),
+        conversation_capability=settings().conversation_capability,
+    )
+
+
+def decision_dependencies() -> DecisionDependencies:
+    return DecisionDependencies(
+        store=store(), clock=SystemClock(), default_threshold=settings().escalation_threshold
+    )
 
 
 def resolve_dependencies() -> ResolveDependencies:

@@ -104,6 +104,34 @@ class CapabilityNotSupportedError(WaitgateError):
     title = "Capability not supported"
 
 
+class ConversationAlreadyStartedError(WaitgateError):
+    """conversation.start with a conversationId this tenant has already started."""
+
+    code = "ConversationAlreadyStarted"
+    status = 409
+    title = "Conversation already started"
+
+
+class ConversationNotOpenError(WaitgateError):
+    """conversation.exchange or .close for a conversation this tenant has not open."""
+
+    code = "ConversationNotOpen"
+    status = 409
+    title = "Conversation not open"
+
+
+class GuardFailedError(WaitgateError):
+    """A guarded item of a change did not hold what the change expected; `label` names the guard."""
+
+    code = "internal"
+    status = 500
+    title = "Guard failed"
+
+    def __init__(self, label: str) -> None:
+        super().__init__(f"The guard {label} did not hold.")
+        self.label = label
+
+
 class ConcurrentUpdateError(WaitgateError):
     """An optimistic write lost to another writer; the use case re-reads and tries again."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Protocol
 
-from waitgate.records import RunChange, RunRef, RunView
+from waitgate.records import EventMode, EventPage, RunChange, RunRef, RunSnapshot, RunView
 
 
 class Clock(Protocol):
@@ -24,7 +24,16 @@ class InterruptStore(Protocol):
         ...
 
     def commit(self, change: RunChange) -> None:
-        """Write the change atomically; raise ConcurrentUpdateError if what was read has moved."""
+        """Write the change atomically; raise ConcurrentUpdateError if what was read has moved,
+        GuardFailedError(label) if one of its guarded items did not hold."""
+        ...
+
+    def snapshot(self, run: RunRef) -> RunSnapshot | None:
+        """The run's snapshot alone (one read), or None for a run the store has not seen."""
+        ...
+
+    def events(self, run: RunRef, after: int, limit: int, modes: frozenset[EventMode]) -> EventPage:
+        """At most `limit` events examined after seq `after`, those of `modes` returned, in seq order."""
         ...
 
 

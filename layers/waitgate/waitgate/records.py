@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -123,6 +124,21 @@ class RunView:
 
 
 @dataclass(frozen=True)
+class GuardedItem:
+    """An item outside the run's own items, checked (and written, if `put`) in the run's transaction.
+
+    `expect` None: the item must not exist; a mapping: it must exist with these string attributes.
+    A guard that does not hold fails the whole change with GuardFailedError(label).
+    """
+
+    pk: str
+    sk: str
+    label: str
+    expect: Mapping[str, str] | None = None
+    put: Mapping[str, str] | None = None  # the item's attributes (besides its key); None: check only
+
+
+@dataclass(frozen=True)
 class RunChange:
     """One atomic change to a run: all of it commits, or none (conditions on what was read)."""
 
@@ -130,3 +146,12 @@ class RunChange:
     interrupt: InterruptRecord | None = None
     expected_interrupt_version: int | None = None  # None: the node item must not exist yet
     events: tuple[RunEvent, ...] = ()
+    guarded: tuple[GuardedItem, ...] = ()
+
+
+@dataclass(frozen=True)
+class EventPage:
+    """Events of a run in seq order; `next` is the seq to read after, when there may be more."""
+
+    events: tuple[RunEvent, ...]
+    next: int | None = None

@@ -23,6 +23,7 @@ class Settings(BaseModel):
     ref_kinds: tuple[str, ...] = ("principal", "group", "role")
     conversation_capability: bool = True
     token_lifetime_seconds: int = Field(default=1800, ge=60)
+    escalation_threshold: float = Field(default=0.7, ge=0, le=1)
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -36,6 +37,7 @@ class Settings(BaseModel):
             ref_kinds=_csv("REF_KINDS") or ("principal", "group", "role"),
             conversation_capability=env.get("CONVERSATION_CAPABILITY", "on") == "on",
             token_lifetime_seconds=int(env.get("TOKEN_LIFETIME_SECONDS") or 1800),
+            escalation_threshold=float(env.get("ESCALATION_THRESHOLD") or 0.7),
         )
 
 

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from waitgate.records import (
+    GuardedItem,
     InterruptRecord,
     RunEvent,
     RunRef,
@@ -26,6 +27,13 @@ def node_sk(node_id: str) -> str:
 
 def event_sk(seq: int) -> str:
     return f"EVT#{seq:012d}"
+
+
+EVENTS_END = "EVT#~"  # sorts after every EVT#<digits>
+
+
+def seq_of_event_sk(sk: str) -> int:
+    return int(sk.removeprefix("EVT#"))
 
 
 def key_of(pk: str, sk: str) -> Item:
@@ -140,3 +148,31 @@ def event_from_item(item: Item) -> RunEvent:
         node_id=item.get("nodeId", {}).get("S"),
         mode=item["mode"]["S"],
     )
+
+
+def guarded_write(table: str, guard: GuardedItem) -> dict[str, Any]:
+    """A Put (or, without `put`, a ConditionCheck) whose condition is the guard's expectation."""
+    operation: dict[str, Any] = {"TableName": table, **_guard_condition(guard)}
+    if guard.put is None:
+        operation["Key"] = key_of(guard.pk, guard.sk)
+        return {"ConditionCheck": operation}
+    item = key_of(guard.pk, guard.sk)
+    item.update({name: _s(value) for name, value in guard.put.items()})
+    operation["Item"] = item
+    return {"Put": operation}
+
+
+def _guard_condition(guard: GuardedItem) -> dict[str, Any]:
+    if guard.expect is None:
+        return {"ConditionExpression": "attribute_not_exists(pk)"}
+    terms = ["attribute_exists(pk)"]
+    names: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    for index, (name, value) in enumerate(sorted(guard.expect.items())):
+        terms.append(f"#g{index} = :g{index}")
+        names[f"#g{index}"] = name
+        values[f":g{index}"] = _s(value)
+    condition: dict[str, Any] = {"ConditionExpression": " AND ".join(terms)}
+    if names:
+        condition.update(ExpressionAttributeNames=names, ExpressionAttributeValues=values)
+    return condition

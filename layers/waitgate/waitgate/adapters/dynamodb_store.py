@@ -8,8 +8,8 @@ from botocore.exceptions import ClientError
 
 from waitgate.adapters import dynamodb_items as items
 from waitgate.adapters.aws_errors import THROTTLING_CODES, error_code
-from waitgate.errors import ConcurrentUpdateError, TemporarilyUnavailableError
-from waitgate.records import RunChange, RunRef, RunView
+from waitgate.errors import ConcurrentUpdateError, GuardFailedError, TemporarilyUnavailableError
+from waitgate.records import EventMode, EventPage, RunChange, RunRef, RunSnapshot, RunView
 
 Client = Any  # a boto3 DynamoDB client
 
@@ -34,7 +34,41 @@ class DynamoDbStore:
         try:
             self._client.transact_write_items(TransactItems=_transaction(self._table, change))
         except ClientError as error:
+            raise _failed_guard(error, change) or _translate(error) from error
+
+    def snapshot(self, run: RunRef) -> RunSnapshot | None:
+        key = items.key_of(items.run_pk(run), items.SNAPSHOT_SK)
+        try:
+            answer = self._client.get_item(TableName=self._table, Key=key, ConsistentRead=True)
+        except ClientError as error:
             raise _translate(error) from error
+        item = answer.get("Item")
+        return items.snapshot_from_item(item) if item else None
+
+    def events(self, run: RunRef, after: int, limit: int, modes: frozenset[EventMode]) -> EventPage:
+        """One Query on the run's EVT# range: its cost depends on `limit`, never on the log's length."""
+        query: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "pk = :pk AND sk BETWEEN :from AND :to",
+            "ExpressionAttributeValues": {
+                ":pk": {"S": items.run_pk(run)},
+                ":from": {"S": items.event_sk(after + 1)},
+                ":to": {"S": items.EVENTS_END},
+            },
+            "Limit": limit,
+        }
+        if modes != frozenset(("updates", "debug")):
+            query["FilterExpression"] = "#mode IN (" + ", ".join(f":m{i}" for i in range(len(modes))) + ")"
+            query["ExpressionAttributeNames"] = {"#mode": "mode"}
+            for index, mode in enumerate(sorted(modes)):
+                query["ExpressionAttributeValues"][f":m{index}"] = {"S": mode}
+        try:
+            answer = self._client.query(**query)
+        except ClientError as error:
+            raise _translate(error) from error
+        events = tuple(items.event_from_item(item) for item in answer.get("Items", []))
+        last = answer.get("LastEvaluatedKey")
+        return EventPage(events, items.seq_of_event_sk(last["sk"]["S"]) if last else None)
 
     def _batch_get(self, keys: list[items.Item]) -> dict[str, items.Item]:
         found: dict[str, items.Item] = {}
@@ -64,6 +98,7 @@ def _transaction(table: str, change: RunChange) -> list[dict[str, Any]]:
                 }
             }
         )
+    writes.extend(items.guarded_write(table, guard) for guard in change.guarded)
     return writes
 
 
@@ -87,6 +122,16 @@ def _interrupt_put(table: str, change: RunChange) -> dict[str, Any]:
         put["ConditionExpression"] = "version = :version"
         put["ExpressionAttributeValues"] = {":version": {"N": str(change.expected_interrupt_version)}}
     return {"Put": put}
+
+
+def _failed_guard(error: ClientError, change: RunChange) -> GuardFailedError | None:
+    """The guard that failed, when only guards failed (a moved run item is a concurrent update)."""
+    reasons = error.response.get("CancellationReasons") or []
+    failed = [index for index, reason in enumerate(reasons) if reason.get("Code") == "ConditionalCheckFailed"]
+    first_guard = len(reasons) - len(change.guarded)
+    if not change.guarded or not failed or failed[0] < first_guard:
+        return None
+    return GuardFailedError(change.guarded[failed[0] - first_guard].label)
 
 
 def _translate(error: ClientError) -> BaseException:

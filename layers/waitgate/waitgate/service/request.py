@@ -7,7 +7,13 @@ from datetime import timedelta
 from typing import Any, Literal
 
 from waitgate.clock import rfc3339
-from waitgate.errors import ConcurrentUpdateError, InterruptPayloadInvalidError, WaitgateError
+from waitgate.errors import (
+    CapabilityNotSupportedError,
+    ConcurrentUpdateError,
+    GuardFailedError,
+    InterruptPayloadInvalidError,
+    WaitgateError,
+)
 from waitgate.payloads import parse_interrupt_payload, snapshot_status_for
 from waitgate.ports import Clock, IdGenerator, InterruptStore, Workflow
 from waitgate.records import (
@@ -20,7 +26,8 @@ from waitgate.records import (
     RunView,
     check_node_id,
 )
-from waitgate.service import event_log
+from waitgate.service import conversation, event_log
+from waitgate.service.notify import NotificationDependencies, announce
 from waitgate.workflow_event import parse_workflow_event
 
 MAX_ATTEMPTS = 8
@@ -48,13 +55,16 @@ class RequestDependencies:
     workflow: Workflow
     clock: Clock
     ids: IdGenerator
+    conversation_capability: bool = True
+    notifications: NotificationDependencies | None = None  # None: nobody is notified
 
 
 def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> RequestOutcome:
     """Validate, record and suspend; an invalid payload fails the task with a name a Catch can match."""
     try:
         model = parse_interrupt_payload(request.interrupt)
-    except InterruptPayloadInvalidError as error:
+        conversation.check_capability(model.kind, deps.conversation_capability)
+    except (InterruptPayloadInvalidError, CapabilityNotSupportedError) as error:
         deps.workflow.send_failure(request.task_token, error.code, error.detail)
         return RequestOutcome(status="rejected")
     payload: JSONObject = request.interrupt  # stored verbatim: interrupt.requested carries it as sent
@@ -65,6 +75,12 @@ def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> R
             deps.store.commit(change)
         except ConcurrentUpdateError:
             continue
+        except GuardFailedError as failed:
+            refusal = conversation.guard_error(failed.label, payload)
+            deps.workflow.send_failure(request.task_token, refusal.code, refusal.detail)
+            return RequestOutcome(status="rejected")
+        if outcome.status == "requested" and outcome.record is not None:
+            announce(outcome.record, deps.notifications, deps.clock)  # a take-over notifies nobody
         return outcome
     raise ConcurrentUpdateError("The run kept changing while the interrupt was requested.")
 
@@ -106,6 +122,7 @@ def _plan(
         interrupt=record,
         expected_interrupt_version=current.version if current else None,
         events=events,
+        guarded=conversation.request_guards(request.run, payload, record.requested_at),
     )
     return RequestOutcome("requested", record.interrupt_id, record), change
 

@@ -17,7 +17,7 @@ from waitgate.errors import (
 from waitgate.identity import Caller
 from waitgate.ports import Clock, InterruptStore, Workflow
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
-from waitgate.service import event_log
+from waitgate.service import conversation, event_log
 from waitgate.service.decision import decide
 from waitgate.service.event_log import EventEntry
 from waitgate.service.resume_rules import validated_resume
@@ -127,6 +127,7 @@ def _resolution(view: RunView, record: InterruptRecord, resume_value: Any, now: 
         interrupt=resolved,
         expected_interrupt_version=record.version,
         events=events,
+        guarded=conversation.resolution_guards(record, now),
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from waitgate.errors import ValidationFailedError
 from waitgate.identity import Caller
 from waitgate.payloads import (
+    ClarificationData,
     parse_approval_resume,
     parse_clarification_resume,
     validate_against_schema,
@@ -15,19 +16,27 @@ from waitgate.records import InterruptRecord, JSONObject
 
 
 def validated_resume(record: InterruptRecord, raw: Any, caller: Caller) -> Any:
-    """The resume value as it will be persisted and delivered to the workflow."""
+    """The resume value as it will be persisted and delivered to the workflow.
+
+    approval: the decision rules; clarification: every question answered, each per its schema;
+    conversation.exchange: the outcomeSchema; every kind: a declared resumeSchema.
+    external-event, custom, low-confidence and conversation start/close take any JSON value.
+    """
     if record.kind == "approval":
         return _approval(record, raw, caller)
     if record.kind == "clarification":
-        value: Any = parse_clarification_resume(raw, record.data["questions"])
+        _clarification(record, raw)
     elif record.kind == "conversation.exchange" and "outcomeSchema" in record.data:
         validate_against_schema(raw, record.data["outcomeSchema"], "resumeValue")
-        value = raw
-    else:
-        value = raw
     if "resumeSchema" in record.payload:
         validate_against_schema(raw, record.payload["resumeSchema"], "resumeValue")
-    return value
+    return raw
+
+
+def _clarification(record: InterruptRecord, raw: Any) -> None:
+    """{answers: {<questionId>: value}}: 400 naming the question whose answer is missing or wrong."""
+    questions = ClarificationData.model_validate(record.data, by_alias=True).questions
+    parse_clarification_resume(raw, questions)
 
 
 def _approval(record: InterruptRecord, raw: Any, caller: Caller) -> JSONObject:

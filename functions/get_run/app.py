@@ -1,0 +1,33 @@
+"""getRun — GET /runs/{runId} (scope runs:read): the RunSnapshot {runId, tenantId, status,
+currentNodeId?, pendingInterrupt?}. Another tenant's run is 404, like one that does not exist."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from waitgate.composition import store
+from waitgate.http.api import json_response, new_http_app, path_parameter
+from waitgate.http.auth import caller_from_jwt
+from waitgate.records import RunRef
+from waitgate.service.runs import get_run
+from waitgate.settings import settings
+
+logger = Logger()
+app = new_http_app()
+
+
+@app.get("/runs/<runId>")
+def run_snapshot(runId: str) -> Response[str]:
+    caller = caller_from_jwt(
+        app.current_event.raw_event, required_scope="runs:read", tenant_claim=settings().tenant_claim
+    )
+    run = RunRef.parse(caller.tenant_id, path_parameter(app, "runId"))
+    return json_response(200, get_run(run, store()), headers={"Cache-Control": "no-store"})
+
+
+@logger.inject_lambda_context(clear_state=True)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

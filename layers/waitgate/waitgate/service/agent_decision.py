@@ -1,0 +1,109 @@
+"""recordDecision: an agent's decision is logged; below the run's threshold the run escalates.
+
+The workflow's decision step (a plain `lambda:invoke` Task) hands {runId, nodeId, tenantId?, decision:
+{agentId, confidence, ...}, key?, configurable?}. `agent.decided` is recorded; with a confidence below
+`configurable.run.escalationThreshold` (else the host default) `node.suspended {reason: "low-confidence"}`
+follows, and the answer carries the low-confidence interrupt for the workflow's next Interrupt state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from waitgate.clock import rfc3339
+from waitgate.errors import ConcurrentUpdateError, ValidationFailedError
+from waitgate.payloads.error_detail import describe
+from waitgate.ports import Clock, InterruptStore
+from waitgate.records import DEFAULT_TENANT, JSONObject, RunChange, RunRef, RunSnapshot, check_node_id
+from waitgate.service import event_log
+
+MAX_ATTEMPTS = 8
+
+
+class AgentDecision(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
+
+    agent_id: str = Field(alias="agentId", min_length=1)
+    confidence: float = Field(ge=0, le=1)
+
+
+class DecisionTaskEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    run_id: str = Field(alias="runId", min_length=1)
+    node_id: str = Field(alias="nodeId", min_length=1)
+    tenant_id: str | None = Field(default=None, alias="tenantId")
+    decision: AgentDecision
+    key: str | None = Field(default=None, min_length=1, max_length=200)
+    configurable: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class DecisionDependencies:
+    store: InterruptStore
+    clock: Clock
+    default_threshold: float
+
+
+def record_decision(event: Any, deps: DecisionDependencies) -> JSONObject:
+    """{escalate: false}, or {escalate: true, interrupt: <a low-confidence InterruptPayload>}."""
+    task = _parse(event)
+    run = RunRef.parse(task.tenant_id or DEFAULT_TENANT, task.run_id)
+    node_id = check_node_id(task.node_id)
+    threshold = escalation_threshold(task.configurable, deps.default_threshold)
+    decided = task.decision.model_dump(mode="json", by_alias=True)
+    observed = task.decision.confidence
+    entries: list[event_log.EventEntry] = [("agent.decided", decided, node_id, "updates")]
+    escalate = observed < threshold
+    if escalate:
+        suspended = {"reason": "low-confidence", "threshold": threshold, "observed": observed}
+        entries.append(("node.suspended", suspended, node_id, "updates"))
+    _append(run, node_id, entries, deps)
+    if not escalate:
+        return {"escalate": False}
+    data = {
+        "agentId": task.decision.agent_id,
+        "threshold": threshold,
+        "observed": observed,
+        "decision": decided,
+    }
+    key = task.key or f"low-confidence-{node_id}"
+    return {"escalate": True, "interrupt": {"kind": "low-confidence", "key": key, "data": data}}
+
+
+def escalation_threshold(configurable: JSONObject | None, default: float) -> float:
+    """`configurable.run.escalationThreshold` when the run sets one (0..1), else the host default."""
+    run_settings = (configurable or {}).get("run")
+    value = run_settings.get("escalationThreshold") if isinstance(run_settings, dict) else None
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ValidationFailedError(
+            "configurable.run.escalationThreshold must be a number from 0 to 1.",
+            path="configurable.run.escalationThreshold",
+        )
+    return float(value)
+
+
+def _parse(event: Any) -> DecisionTaskEvent:
+    try:
+        return DecisionTaskEvent.model_validate(event)
+    except ValidationError as error:
+        raise ValidationFailedError(f"The decision event is malformed: {describe(error)}") from error
+
+
+def _append(
+    run: RunRef, node_id: str, entries: list[event_log.EventEntry], deps: DecisionDependencies
+) -> None:
+    for _ in range(MAX_ATTEMPTS):
+        snapshot = deps.store.load(run, node_id).snapshot or RunSnapshot.new(run)
+        snapshot, events = event_log.append(snapshot, rfc3339(deps.clock.now()), entries)
+        try:
+            deps.store.commit(RunChange(snapshot=snapshot, events=events))
+        except ConcurrentUpdateError:
+            continue
+        return
+    raise ConcurrentUpdateError("The run kept changing while the decision was recorded.")
