@@ -66,12 +66,18 @@ class LambdaContext:
 
 
 class FunctionRegistry:
-    """The functions the stack created, by name, and their handlers once imported."""
+    """The functions the stack created, by name, each with a pool of warm instances.
+
+    Like Lambda, an instance serves one invocation at a time: concurrent invocations of a function
+    get separate instances (separate imports of its module), so module-level state such as a
+    Powertools resolver's `current_event` is never shared between two requests in flight.
+    """
 
     def __init__(self) -> None:
         self._functions: dict[str, LocalFunction] = {}
-        self._handlers: dict[str, Handler] = {}
-        self._import_lock = threading.Lock()
+        self._idle: dict[str, list[Handler]] = {}
+        self._instances: dict[str, int] = {}
+        self._pool_lock = threading.Lock()
 
     def add_layer_path(self, folder: str) -> None:
         """A layer's content is importable by every function, as under /opt/python on Lambda."""
@@ -92,14 +98,25 @@ class FunctionRegistry:
             raise LookupError(f"function {function_name!r} is not part of the local stack")
         return self._functions[function_name]
 
-    def handler_of(self, function_name: str) -> Handler:
-        with self._import_lock:
-            if function_name not in self._handlers:
-                self._handlers[function_name] = _import_handler(self.get(function_name))
-            return self._handlers[function_name]
+    def instance_count(self, function_name: str) -> int:
+        return self._instances.get(function_name, 0)
+
+    def _acquire(self, function_name: str) -> Handler:
+        with self._pool_lock:
+            idle = self._idle.setdefault(function_name, [])
+            if idle:
+                return idle.pop()
+            number = self._instances.get(function_name, 0)
+            self._instances[function_name] = number + 1
+        # A cold start: imported outside the pool lock, so other functions' requests go on meanwhile.
+        return _import_handler(self.get(function_name), number)
+
+    def _release(self, function_name: str, handler: Handler) -> None:
+        with self._pool_lock:
+            self._idle[function_name].append(handler)
 
     def invoke(self, function_name: str, event: Any) -> Any:
-        """Run the handler the way Lambda does; exceptions propagate to the caller."""
+        """Run the handler the way Lambda does, on an instance of its own; exceptions propagate."""
         function = self.get(function_name)
         context = LambdaContext(
             function_name=function.function_name,
@@ -107,16 +124,24 @@ class FunctionRegistry:
             memory_limit_in_mb=function.memory_mb,
             timeout_seconds=function.timeout_seconds,
         )
-        return self.handler_of(function_name)(event, context)
+        handler = self._acquire(function_name)
+        try:
+            return handler(event, context)
+        finally:
+            self._release(function_name, handler)
 
 
-def _import_handler(function: LocalFunction) -> Handler:
-    """`functions/<name>/app.py` imported under its own module name (functions.<name>.app)."""
+_IMPORT_LOCK = threading.Lock()
+
+
+def _import_handler(function: LocalFunction, instance: int) -> Handler:
+    """`functions/<name>/app.py` imported as a module of its own for each instance."""
     module_path, _, attribute = function.handler.rpartition(".")
     source = function.code_path.joinpath(*module_path.split(".")).with_suffix(".py")
     relative = source.relative_to(REPO_ROOT).with_suffix("")
-    module_name = ".".join(relative.parts)
-    module = sys.modules.get(module_name) or _load_module(module_name, source)
+    module_name = ".".join(relative.parts) + ("" if instance == 0 else f"__instance{instance}")
+    with _IMPORT_LOCK:  # the import system is not safe against two loads of one module at once
+        module = sys.modules.get(module_name) or _load_module(module_name, source)
     handler: Handler = getattr(module, attribute)
     return handler
 

@@ -158,3 +158,16 @@ def test_definition_substitutions_name_resources_of_the_template(template: dict[
         text = json.dumps(load_state_machine_definition(machine["Properties"]["DefinitionUri"]))
         for placeholder in machine["Properties"].get("DefinitionSubstitutions", {}):
             assert "${" + placeholder + "}" in text, f"{name}: unused substitution {placeholder}"
+
+
+def test_the_translated_template_passes_cfn_lint(translated: dict[str, Any], tmp_path: Path) -> None:
+    # cfn-lint on template.yaml checks AWS::Serverless::* only against its own schemas; on the translated
+    # template it sees what CloudFormation will see — e.g. a circular dependency through the HttpApi
+    import subprocess
+    import sys
+
+    path = tmp_path / "translated.json"
+    path.write_text(json.dumps(translated), encoding="utf-8")
+    cfn_lint = Path(sys.executable).with_name("cfn-lint")
+    result = subprocess.run([str(cfn_lint), str(path)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -26,4 +26,5 @@ def parse_workflow_event(event: Any) -> WorkflowTaskEvent:
         return WorkflowTaskEvent.model_validate(event)
     except ValidationError as error:
         fields = sorted({".".join(str(p) for p in e["loc"]) for e in error.errors()})
-        raise InterruptPayloadInvalidError(f"The task event is malformed at: {', '.join(fields)}.") from error
+        # `from None`: pydantic's message quotes the input, and the input holds the task token.
+        raise InterruptPayloadInvalidError(f"The task event is malformed at: {', '.join(fields)}.") from None
