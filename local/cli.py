@@ -9,6 +9,7 @@ import sys
 import threading
 from types import FrameType
 
+from local.directory_cli import add_directory_parser, run_directory
 from local.jwt_issuer import LocalIssuer, NoIssuerKeyError, caller_claims
 from local.running_instance import AlreadyRunningError
 from local.state_dir import StateDir
@@ -23,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_dev(arguments.verbose)
     if arguments.command == "dev-jwt":
         return print_dev_jwt(arguments)
+    if arguments.command == "directory":
+        return run_directory(arguments)
     parser.print_help()
     return 2
 
@@ -32,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     dev = commands.add_parser("dev", help="run the local stack (moto, handlers, HTTP API)")
     dev.add_argument("--verbose", action="store_true", help="debug logs on stderr")
+    add_directory_parser(commands)
     token = commands.add_parser("dev-jwt", help="print a JWT the running local stack accepts")
     token.add_argument("--sub", required=True)
     token.add_argument("--scope", default="", help='space-separated, e.g. "approvals:respond"')

@@ -58,7 +58,12 @@ def test_suspend_then_resolve_completes_the_execution(
     assert response["statusCode"] == 200
     body = json.loads(response["body"])
     assert body["status"] == "resolved"
+    votes = body["resumeValue"].pop("votes")
     assert body["resumeValue"] == {**ACCEPT, "decidedBy": "alice"}
+    assert [(v["principal"], v["action"], v["eligibility"]["matchedBy"]) for v in votes] == [
+        ("alice", "accept", "open")
+    ]
+    body["resumeValue"]["votes"] = votes
     ended = harness.wait_for_end(run.execution_arn)
     assert ended["status"] == "SUCCEEDED"
     assert json.loads(ended["output"]) == body["resumeValue"]

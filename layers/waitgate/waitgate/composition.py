@@ -10,7 +10,9 @@ from typing import Any
 
 from waitgate.clock import SystemClock
 from waitgate.ids import UlidGenerator
+from waitgate.ports import Directory, Notifier
 from waitgate.service.agent_decision import DecisionDependencies
+from waitgate.service.approvers import ApprovalConfig, NoDirectory
 from waitgate.service.request import RequestDependencies
 from waitgate.service.resolve import ResolveDependencies
 from waitgate.settings import settings
@@ -60,5 +62,36 @@ def decision_dependencies() -> DecisionDependencies:
     )
 
 
+def directory() -> Directory:
+    """The DynamoDB directory (DIRECTORY_TABLE_NAME); without one, nobody is in any group or role."""
+    from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
+
+    name = settings().directory_table_name
+    return DynamoDbDirectory(aws_client("dynamodb"), name) if name else NoDirectory()
+
+
+def notifier() -> Notifier | None:
+    """SNS on TOPIC_ARN; without a topic, nobody is notified."""
+    from waitgate.adapters.sns_notifier import SnsNotifier
+
+    topic_arn = settings().topic_arn
+    return SnsNotifier(aws_client("sns"), topic_arn) if topic_arn else None
+
+
+def approval_config() -> ApprovalConfig:
+    configured = settings()
+    return ApprovalConfig(
+        override_principals=frozenset(configured.override_principals),
+        ref_kinds=frozenset(configured.ref_kinds),
+    )
+
+
 def resolve_dependencies() -> ResolveDependencies:
-    return ResolveDependencies(store=store(), workflow=workflow(), clock=SystemClock())
+    return ResolveDependencies(
+        store=store(),
+        workflow=workflow(),
+        clock=SystemClock(),
+        directory=directory(),
+        approval=approval_config(),
+        notifier=notifier(),
+    )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-from waitgate.records import EventMode, EventPage, RunChange, RunRef, RunSnapshot, RunView
+from waitgate.approval import Memberships
+from waitgate.records import EventMode, EventPage, JSONObject, RunChange, RunRef, RunSnapshot, RunView
 
 
 class Clock(Protocol):
@@ -43,3 +45,23 @@ class Workflow(Protocol):
         ...
 
     def send_failure(self, task_token: str, error: str, cause: str) -> None: ...
+
+
+class Directory(Protocol):
+    """The host's identity model: who is in a group, who holds a role, per tenant."""
+
+    def memberships(
+        self, tenant_id: str, principal: str, groups: Sequence[str], roles: Sequence[str]
+    ) -> Memberships:
+        """Which of `groups` and `roles` the principal belongs to, read in one round trip."""
+        ...
+
+    def members(self, tenant_id: str, kind: Literal["group", "role"], ref: str) -> tuple[str, ...]:
+        """Every principal in the group (or holding the role), for notification recipients."""
+        ...
+
+
+class Notifier(Protocol):
+    def notify_ask(self, run: RunRef, node_id: str, interrupt_id: str, ask: JSONObject) -> None:
+        """Tell the agent side a question was asked; DeliveryFailedError when it could not."""
+        ...

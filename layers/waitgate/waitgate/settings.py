@@ -17,6 +17,7 @@ class Settings(BaseModel):
 
     table_name: str = Field(min_length=1)
     topic_arn: str = ""
+    directory_table_name: str = ""
     tenant_claim: str = "tenant"
     public_base_url: str = ""
     override_principals: tuple[str, ...] = ()
@@ -31,6 +32,7 @@ class Settings(BaseModel):
         return cls(
             table_name=env.get("TABLE_NAME", ""),
             topic_arn=env.get("TOPIC_ARN", ""),
+            directory_table_name=env.get("DIRECTORY_TABLE_NAME", ""),
             tenant_claim=env.get("TENANT_CLAIM") or "tenant",
             public_base_url=env.get("PUBLIC_BASE_URL", "").rstrip("/"),
             override_principals=_csv("OVERRIDE_PRINCIPALS"),

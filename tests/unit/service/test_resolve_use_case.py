@@ -80,9 +80,16 @@ def test_resolve_delivers_the_decision_once(world: World) -> None:
     world.request()
     # When alice accepts
     outcome = world.resolve(ACCEPT)
-    # Then the workflow gets the value, with decidedBy filled from the authenticated principal
+    # Then the workflow gets the value, with decidedBy filled from the authenticated principal,
+    # and every vote with its eligibility record (one shape for 1-of-1 and M-of-N, docs/approvals.md)
     assert outcome.status == "resolved"
-    assert world.workflow.successes == [("task-1", {**ACCEPT, "decidedBy": "alice"})]
+    vote = {
+        **ACCEPT,
+        "principal": "alice",
+        "decidedBy": "alice",
+        "eligibility": {"principal": "alice", "matchedBy": "open", "resolvedAt": "2026-11-30T10:00:00.000Z"},
+    }
+    assert world.workflow.successes == [("task-1", {**ACCEPT, "decidedBy": "alice", "votes": [vote]})]
     assert [e.type for e in world.store.events[RUN]] == [
         "interrupt.requested",
         "approval.requested",

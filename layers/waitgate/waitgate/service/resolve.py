@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import logging
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from waitgate.clock import parse_rfc3339, rfc3339
@@ -15,14 +16,16 @@ from waitgate.errors import (
     TaskGoneError,
 )
 from waitgate.identity import Caller
-from waitgate.ports import Clock, InterruptStore, Workflow
+from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Workflow
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
 from waitgate.service import conversation, event_log
-from waitgate.service.decision import decide
+from waitgate.service.approvers import ApprovalConfig, NoDirectory, eligibility_of
+from waitgate.service.decision import Decision, decide
 from waitgate.service.event_log import EventEntry
 from waitgate.service.resume_rules import validated_resume
 
 MAX_ATTEMPTS = 16
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,9 @@ class ResolveDependencies:
     store: InterruptStore
     workflow: Workflow
     clock: Clock
+    directory: Directory = field(default_factory=NoDirectory)
+    approval: ApprovalConfig = field(default_factory=ApprovalConfig)
+    notifier: Notifier | None = None  # None: asks are recorded, nobody is told
 
 
 def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> ResolveOutcome:
@@ -68,11 +74,9 @@ def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> Res
     for _ in range(MAX_ATTEMPTS):
         view = deps.store.load(command.run, command.node_id)
         record = pending_interrupt(view, command, deps.clock)
-        resume_value = validated_resume(record, command.resume_value, command.caller)
-        now = rfc3339(deps.clock.now())
-        decision = decide(record, resume_value, command.caller, now)
+        decision, now = _decision(record, command, deps)
         if decision.resolved:
-            change = _resolution(view, record, decision.resume_value, now)
+            change = _resolution(view, decision.record, decision.resume_value, now)
         else:
             change = _recorded(view, decision.record, decision.events, now)
         try:
@@ -80,9 +84,32 @@ def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> Res
         except ConcurrentUpdateError:
             continue
         if not decision.resolved:
+            _tell_agent_side(record, decision, deps.notifier)
             return ResolveOutcome("pending", record.run.run_id, record.node_id, record.interrupt_id)
         return _deliver(record, decision.resume_value, deps.workflow)
     raise ConcurrentUpdateError("The interrupt kept changing while it was resolved.")
+
+
+def _decision(
+    record: InterruptRecord, command: ResolveCommand, deps: ResolveDependencies
+) -> tuple[Decision, str]:
+    """Eligibility first (403 before 400: an outsider learns nothing of the interrupt's rules), resolved
+    now from the directory; then the resume value; then what it decides."""
+    moment = deps.clock.now()
+    eligibility = eligibility_of(record, command.caller.principal, deps.directory, deps.approval, moment)
+    resume_value = validated_resume(record, command.resume_value, command.caller)
+    now = rfc3339(moment)
+    return decide(record, resume_value, now, eligibility, deps.approval), now
+
+
+def _tell_agent_side(record: InterruptRecord, decision: Decision, notifier: Notifier | None) -> None:
+    """After the commit: the ask is recorded whatever happens here; a failed notice is logged."""
+    if decision.ask is None or notifier is None:
+        return
+    try:
+        notifier.notify_ask(record.run, record.node_id, record.interrupt_id, decision.ask)
+    except DeliveryFailedError as error:
+        logger.warning("ask notification failed", extra={"code": error.extensions.get("aws_code")})
 
 
 def pending_interrupt(view: RunView, command: ResolveCommand, clock: Clock) -> InterruptRecord:

@@ -1,0 +1,116 @@
+"""Directory on DynamoDB: group members and role holders, per tenant (see docs/approvals.md).
+
+Items: `pk = TENANT#<tenant>#GROUP#<ref>` (or `#ROLE#<ref>`), `sk = MEMBER#<principal>`. Reading a
+principal's memberships is one BatchGetItem of exactly the keys that would exist if it were a member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from botocore.exceptions import ClientError
+
+from waitgate.adapters.aws_errors import THROTTLING_CODES, error_code
+from waitgate.approval import Memberships
+from waitgate.errors import TemporarilyUnavailableError
+
+Client = Any  # a boto3 DynamoDB client
+RefKind = Literal["group", "role"]
+BATCH_LIMIT = 100  # BatchGetItem's own limit of keys per call
+MEMBER_PREFIX = "MEMBER#"
+
+
+def ref_pk(tenant_id: str, kind: RefKind, ref: str) -> str:
+    return f"TENANT#{tenant_id}#{kind.upper()}#{ref}"
+
+
+def member_sk(principal: str) -> str:
+    return f"{MEMBER_PREFIX}{principal}"
+
+
+class DynamoDbDirectory:
+    def __init__(self, client: Client, table_name: str) -> None:
+        self._client = client
+        self._table = table_name
+
+    def memberships(
+        self, tenant_id: str, principal: str, groups: Sequence[str], roles: Sequence[str]
+    ) -> Memberships:
+        pks = {ref_pk(tenant_id, "group", ref) for ref in groups} | {
+            ref_pk(tenant_id, "role", ref) for ref in roles
+        }
+        if not pks:
+            return Memberships()
+        keys = [_key(pk, member_sk(principal)) for pk in sorted(pks)]
+        found = {item["pk"]["S"] for item in self._batch_get(keys)}
+        return Memberships(
+            groups=frozenset(ref for ref in groups if ref_pk(tenant_id, "group", ref) in found),
+            roles=frozenset(ref for ref in roles if ref_pk(tenant_id, "role", ref) in found),
+        )
+
+    def members(self, tenant_id: str, kind: RefKind, ref: str) -> tuple[str, ...]:
+        arguments: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :member)",
+            "ExpressionAttributeValues": {
+                ":pk": {"S": ref_pk(tenant_id, kind, ref)},
+                ":member": {"S": MEMBER_PREFIX},
+            },
+        }
+        principals: list[str] = []
+        while True:
+            page = self._call(self._client.query, **arguments)
+            principals.extend(item["sk"]["S"].removeprefix(MEMBER_PREFIX) for item in page["Items"])
+            if "LastEvaluatedKey" not in page:
+                return tuple(principals)
+            arguments["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def add_member(self, tenant_id: str, kind: RefKind, ref: str, principal: str) -> None:
+        """Grant a membership (idempotent): counts for every vote from now on."""
+        item = _key(ref_pk(tenant_id, kind, ref), member_sk(principal))
+        item.update(
+            tenantId={"S": tenant_id},
+            refKind={"S": kind},
+            ref={"S": ref},
+            principal={"S": principal},
+            addedAt={"S": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")},
+        )
+        self._call(self._client.put_item, TableName=self._table, Item=item)
+
+    def remove_member(self, tenant_id: str, kind: RefKind, ref: str, principal: str) -> None:
+        """Revoke a membership (idempotent); votes already recorded keep their eligibility record."""
+        key = _key(ref_pk(tenant_id, kind, ref), member_sk(principal))
+        self._call(self._client.delete_item, TableName=self._table, Key=key)
+
+    def _batch_get(self, keys: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        for start in range(0, len(keys), BATCH_LIMIT):
+            request: dict[str, Any] = {
+                self._table: {"Keys": keys[start : start + BATCH_LIMIT], "ConsistentRead": True}
+            }
+            while request:
+                answer = self._call(self._client.batch_get_item, RequestItems=request)
+                found.extend(answer.get("Responses", {}).get(self._table, []))
+                request = answer.get("UnprocessedKeys") or {}
+        return found
+
+    @staticmethod
+    def _call(operation: Any, **arguments: Any) -> Any:
+        try:
+            return operation(**arguments)
+        except ClientError as error:
+            raise _translate(error) from error
+
+
+def _key(pk: str, sk: str) -> dict[str, Any]:
+    return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def _translate(error: ClientError) -> BaseException:
+    """One place where the directory's DynamoDB error codes become domain errors."""
+    if error_code(error) in THROTTLING_CODES:
+        return TemporarilyUnavailableError("The directory is busy; retry the request.")
+    translated: BaseException = error
+    return translated

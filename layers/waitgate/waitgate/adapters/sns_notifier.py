@@ -1,0 +1,60 @@
+"""Notifier on SNS: one message per notice on the notifications topic (see docs/approvals.md).
+
+Every message carries the attributes `kind`, `tenantId` and `runId`, so a subscription can filter
+on them (an SNS filter policy) without reading the body. Bodies never hold a token.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from waitgate.adapters.aws_errors import error_code
+from waitgate.errors import DeliveryFailedError
+from waitgate.records import JSONObject, RunRef
+
+Client = Any  # a boto3 SNS client
+ASK_KIND = "interrupt.ask"
+
+
+class SnsNotifier:
+    def __init__(self, client: Client, topic_arn: str) -> None:
+        self._client = client
+        self._topic_arn = topic_arn
+
+    def notify_ask(self, run: RunRef, node_id: str, interrupt_id: str, ask: JSONObject) -> None:
+        """The agent side learns of a question: who asked what, on which run and node."""
+        body = {
+            "kind": ASK_KIND,
+            "tenantId": run.tenant_id,
+            "runId": run.run_id,
+            "nodeId": node_id,
+            "interruptId": interrupt_id,
+            "ask": ask,
+        }
+        self._publish(ASK_KIND, run, body)
+
+    def _publish(self, kind: str, run: RunRef, body: JSONObject) -> None:
+        if not self._topic_arn:
+            return  # no topic configured: nobody to tell
+        attributes = {
+            "kind": {"DataType": "String", "StringValue": kind},
+            "tenantId": {"DataType": "String", "StringValue": run.tenant_id},
+            "runId": {"DataType": "String", "StringValue": run.run_id},
+        }
+        try:
+            self._client.publish(
+                TopicArn=self._topic_arn,
+                Message=json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+                MessageAttributes=attributes,
+            )
+        except ClientError as error:
+            raise _translate(error) from error
+
+
+def _translate(error: ClientError) -> BaseException:
+    """Any refusal by SNS means the notice was not sent; the caller decides what that costs."""
+    code = error_code(error)
+    return DeliveryFailedError(f"SNS answered {code}.", aws_code=code)

@@ -1,0 +1,88 @@
+"""Who may answer an approval: the interrupt's fields, the host's configuration and the directory.
+
+Membership is read at decision time, and only for the refs the pure rules say could matter; the
+record it yields is stored with the vote and never re-resolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from waitgate.approval import (
+    ApproverFields,
+    EligibilityRecord,
+    Memberships,
+    QuorumPolicy,
+    check_eligibility,
+    refs_needing_resolution,
+)
+from waitgate.ports import Directory
+from waitgate.records import InterruptRecord
+
+ALL_REF_KINDS: frozenset[str] = frozenset({"principal", "group", "role"})
+
+
+@dataclass(frozen=True)
+class ApprovalConfig:
+    """The host's approval configuration (template parameters OverridePrincipals and RefKinds)."""
+
+    override_principals: frozenset[str] = frozenset()
+    ref_kinds: frozenset[str] = ALL_REF_KINDS
+
+
+class NoDirectory:
+    """A host without a directory: nobody is in any group or holds any role (fails closed)."""
+
+    def memberships(
+        self, tenant_id: str, principal: str, groups: Sequence[str], roles: Sequence[str]
+    ) -> Memberships:
+        return Memberships()
+
+    def members(self, tenant_id: str, kind: Literal["group", "role"], ref: str) -> tuple[str, ...]:
+        return ()
+
+
+def approver_fields(data: dict[str, Any]) -> ApproverFields:
+    return ApproverFields(
+        approvers_list=tuple(data.get("approversList") or ()),
+        approver_group_refs=tuple(data.get("approverGroupRefs") or ()),
+        approver_role_refs=tuple(data.get("approverRoleRefs") or ()),
+    )
+
+
+def quorum_policy(data: dict[str, Any], config: ApprovalConfig) -> QuorumPolicy:
+    return QuorumPolicy(
+        required_approvals=int(data.get("requiredApprovals", 1)),
+        rejection_policy=data.get("rejectionPolicy", "single-veto"),
+        override_bypasses_quorum=bool(data.get("overrideBypassesQuorum", False)),
+        override_principals=config.override_principals,
+    )
+
+
+def eligibility_of(
+    record: InterruptRecord,
+    principal: str,
+    directory: Directory,
+    config: ApprovalConfig,
+    now: datetime,
+) -> EligibilityRecord | None:
+    """The caller's eligibility record for an approval (ForbiddenError when not eligible);
+    None for the other kinds, which have no approver fields."""
+    if record.kind != "approval":
+        return None
+    fields = approver_fields(record.data)
+    refs = refs_needing_resolution(fields, ref_kinds=config.ref_kinds, principal=principal)
+    memberships = Memberships()
+    if refs.groups or refs.roles:
+        memberships = directory.memberships(record.run.tenant_id, principal, refs.groups, refs.roles)
+    return check_eligibility(
+        fields,
+        ref_kinds=config.ref_kinds,
+        override_principals=config.override_principals,
+        principal=principal,
+        memberships=memberships,
+        now=now,
+    )
