@@ -1,0 +1,66 @@
+"""inspectInterruptByToken — GET and HEAD /interrupts/{token}; the signed token is the credential.
+
+The body is the InterruptPayload exactly as the workflow sent it (the spec's answer); where it waits
+and until when the link works travel in headers (`Waitgate-Interrupt-Id`, `Waitgate-Run-Id`,
+`Waitgate-Node-Id`, `Waitgate-Status`, `Waitgate-Link-Expires-At`). A client that prefers HTML gets
+the human page. Nothing here writes. The path holds the token: the event is never logged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from waitgate.composition import token_dependencies
+from waitgate.http.api import (
+    TOKEN_RESPONSE_HEADERS,
+    json_response,
+    new_token_app,
+    page_response,
+    path_parameter,
+)
+from waitgate.http.negotiation import prefers_html
+from waitgate.page import PageContext, interrupt_page
+from waitgate.service.inspect import InterruptView, inspect_by_token
+
+logger = Logger()
+app = new_token_app()
+
+
+@app.route("/interrupts/<token>", method=["GET", "HEAD"])
+def inspect(token: str) -> Response[str]:
+    view = inspect_by_token(path_parameter(app, "token"), token_dependencies())
+    if prefers_html(app.current_event.headers.get("accept")):
+        response = page_response(200, interrupt_page(page_context(view)))
+    else:
+        response = json_response(200, view.payload, headers={**TOKEN_RESPONSE_HEADERS, **headers_of(view)})
+    if app.current_event.http_method == "HEAD":
+        response.body = ""
+    return response
+
+
+def headers_of(view: InterruptView) -> dict[str, str]:
+    return {
+        "Waitgate-Interrupt-Id": view.record.interrupt_id,
+        "Waitgate-Run-Id": view.record.run.run_id,
+        "Waitgate-Node-Id": view.record.node_id,
+        "Waitgate-Status": view.record.status,
+        "Waitgate-Link-Expires-At": view.expires_at,
+    }
+
+
+def page_context(view: InterruptView) -> PageContext:
+    return PageContext(
+        payload=view.payload,
+        run_id=view.record.run.run_id,
+        node_id=view.record.node_id,
+        expires_at=view.expires_at,
+        may_resolve=view.may_resolve,
+    )
+
+
+@logger.inject_lambda_context(clear_state=True, log_event=False)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

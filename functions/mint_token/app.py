@@ -1,0 +1,40 @@
+"""mintInterruptToken — POST /runs/{runId}/interrupts/{nodeId}/tokens (scope interrupts:mint).
+
+Body `{intent, sub?, ttlSeconds?}` (closed) -> 201 `{token, url, expiresAt}`. The answer carries a
+token: never cached, never in a Location header, never logged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from waitgate.composition import mint_dependencies
+from waitgate.http.api import TOKEN_RESPONSE_HEADERS, json_response, new_http_app, path_parameter
+from waitgate.http.auth import caller_from_jwt
+from waitgate.http.body import json_body
+from waitgate.records import RunRef, check_node_id
+from waitgate.service.mint import mint_interrupt_token, parse_mint_request
+from waitgate.settings import settings
+
+logger = Logger()
+app = new_http_app()
+
+
+@app.post("/runs/<runId>/interrupts/<nodeId>/tokens")
+def mint(runId: str, nodeId: str) -> Response[str]:
+    caller = caller_from_jwt(
+        app.current_event.raw_event, required_scope="interrupts:mint", tenant_claim=settings().tenant_claim
+    )
+    run = RunRef.parse(caller.tenant_id, path_parameter(app, "runId"))
+    node_id = check_node_id(path_parameter(app, "nodeId"))
+    request = parse_mint_request(json_body(app.current_event.raw_event))
+    link = mint_interrupt_token(run, node_id, request, mint_dependencies())
+    return json_response(201, link.to_json(), headers=TOKEN_RESPONSE_HEADERS)
+
+
+@logger.inject_lambda_context(clear_state=True, log_event=False)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

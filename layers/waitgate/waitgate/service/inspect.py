@@ -1,0 +1,44 @@
+"""inspectInterruptByToken: the InterruptPayload a token names, while it may still be answered.
+
+Reading never writes: no vote, no event, no status change, however often a link is opened (mail
+scanners follow links and even run their scripts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from waitgate.records import InterruptRecord, JSONObject
+from waitgate.service.resolve import pending_record
+from waitgate.service.token_access import TokenDependencies, token_command, verified_claims
+from waitgate.tokens import TokenClaims
+from waitgate.tokens.claims import format_expires_at
+
+
+@dataclass(frozen=True)
+class InterruptView:
+    """The pending interrupt and the token that showed it (its intent decides what a page offers)."""
+
+    record: InterruptRecord
+    claims: TokenClaims
+
+    @property
+    def payload(self) -> JSONObject:
+        """The InterruptPayload, exactly as the workflow sent it."""
+        return self.record.payload
+
+    @property
+    def may_resolve(self) -> bool:
+        return self.claims.intent == "resolve"
+
+    @property
+    def expires_at(self) -> str:
+        return format_expires_at(self.claims.expires_at)
+
+
+def inspect_by_token(token: str, deps: TokenDependencies) -> InterruptView:
+    claims = verified_claims(token, "inspect", deps.keyring, deps.clock)
+    command = token_command(claims, None)
+    view = deps.store.load(command.run, command.node_id)
+    record = pending_record(view, deps.clock, interrupt_id=claims.interrupt_id, surface="token")
+    return InterruptView(record, claims)

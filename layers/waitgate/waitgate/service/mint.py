@@ -1,0 +1,106 @@
+"""mintInterruptToken: a signed link to one pending interrupt, for a webhook or a person.
+
+`expiresAt` = min(now + lifetime, the interrupt's deadline), rounded down to the second; the
+lifetime is `ttlSeconds` when given, else the host's TOKEN_LIFETIME_SECONDS.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from waitgate.clock import parse_rfc3339
+from waitgate.errors import ValidationFailedError
+from waitgate.ports import Clock, InterruptStore
+from waitgate.records import InterruptRecord, RunRef
+from waitgate.service.resolve import pending_record
+from waitgate.tokens import INTENTS, Intent, KeySource, TokenClaims, expires_at_for, mint
+from waitgate.tokens.claims import format_expires_at
+
+MAX_TTL_SECONDS = 7 * 24 * 3600
+MAX_SUB_LENGTH = 256
+_MEMBERS = frozenset({"intent", "sub", "ttlSeconds"})
+
+
+@dataclass(frozen=True)
+class MintRequest:
+    intent: Intent
+    sub: str | None = None
+    ttl_seconds: int | None = None
+
+
+@dataclass(frozen=True)
+class LinkSettings:
+    """The host's link configuration: default lifetime and the base URL links start with."""
+
+    lifetime: timedelta
+    public_base_url: str
+
+
+@dataclass(frozen=True)
+class MintDependencies:
+    store: InterruptStore
+    keyring: KeySource
+    clock: Clock
+    links: LinkSettings
+
+
+@dataclass(frozen=True)
+class MintedLink:
+    token: str
+    url: str
+    expires_at: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"token": self.token, "url": self.url, "expiresAt": self.expires_at}
+
+
+def parse_mint_request(body: Any) -> MintRequest:
+    """`{intent, sub?, ttlSeconds?}`, closed; 400 validation_error naming the member otherwise."""
+    if not isinstance(body, dict) or not body.keys() <= _MEMBERS or "intent" not in body:
+        raise ValidationFailedError("The body must be {intent, sub?, ttlSeconds?}.", path="$")
+    intent, sub, ttl = body["intent"], body.get("sub"), body.get("ttlSeconds")
+    if intent not in INTENTS:
+        raise ValidationFailedError("intent must be 'resolve' or 'inspect'.", path="intent")
+    if sub is not None and (not isinstance(sub, str) or not 0 < len(sub) <= MAX_SUB_LENGTH):
+        raise ValidationFailedError(f"sub must be a string of 1..{MAX_SUB_LENGTH} characters.", path="sub")
+    if ttl is not None and (type(ttl) is not int or not 0 < ttl <= MAX_TTL_SECONDS):
+        raise ValidationFailedError(f"ttlSeconds must be an integer 1..{MAX_TTL_SECONDS}.", path="ttlSeconds")
+    return MintRequest(intent=intent, sub=sub, ttl_seconds=ttl)
+
+
+def mint_interrupt_token(
+    run: RunRef, node_id: str, request: MintRequest, deps: MintDependencies
+) -> MintedLink:
+    """A link to the node's pending interrupt: 404 no such run or node, 409 resolved, cancelled,
+    completed or past its deadline."""
+    record = pending_record(deps.store.load(run, node_id), deps.clock)
+    links = deps.links
+    if request.ttl_seconds is not None:
+        links = LinkSettings(timedelta(seconds=request.ttl_seconds), links.public_base_url)
+    return link_for(record, request.intent, request.sub, deps.keyring, deps.clock.now(), links)
+
+
+def link_for(
+    record: InterruptRecord,
+    intent: Intent,
+    sub: str | None,
+    keyring: KeySource,
+    now: datetime,
+    links: LinkSettings,
+) -> MintedLink:
+    """A token for exactly this interrupt (its id is in the claims), never outliving its deadline."""
+    deadline = parse_rfc3339(record.deadline) if record.deadline else None
+    claims = TokenClaims(
+        interrupt_id=record.interrupt_id,
+        run_id=record.run.run_id,
+        node_id=record.node_id,
+        tenant_id=record.run.tenant_id,
+        intent=intent,
+        expires_at=expires_at_for(now, links.lifetime, deadline),
+        sub=sub,
+    )
+    token = mint(claims, keyring)
+    url = f"{links.public_base_url}/interrupts/{token}"
+    return MintedLink(token=token, url=url, expires_at=format_expires_at(claims.expires_at))
