@@ -266,7 +266,6 @@ def test_another_tenant_cannot_read_the_run(local_stack: LocalStackHandle) -> No
     assert answer.status == 404
 
 
-@pytest.mark.skip(reason="token surface not built yet")
 def test_payment_webhook_resolves_through_a_minted_token_url(local_stack: LocalStackHandle) -> None:
     """docs/payment-webhook.md, step by step."""
     # Given the payment sample waiting for order ord_9, and a webhook URL minted for it
@@ -279,6 +278,7 @@ def test_payment_webhook_resolves_through_a_minted_token_url(local_stack: LocalS
     )
     assert minted.status == 201, minted.body
     token = minted.json()["token"]
+    assert minted.json()["url"].endswith(f"/interrupts/{token}")
     # When the provider posts a malformed event to the URL (no JWT: the token is the credential)
     bad = local_stack.http.post(f"/interrupts/{token}", {"resumeValue": {"paymentId": "pay_9"}})
     assert (bad.status, bad.json()["code"]) == (400, "validation_error")
