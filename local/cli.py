@@ -10,6 +10,7 @@ import threading
 from types import FrameType
 
 from local.directory_cli import add_directory_parser, run_directory
+from local.inbox_cli import add_inbox_parser, run_inbox
 from local.jwt_issuer import LocalIssuer, NoIssuerKeyError, caller_claims
 from local.running_instance import AlreadyRunningError
 from local.state_dir import StateDir
@@ -26,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
         return print_dev_jwt(arguments)
     if arguments.command == "directory":
         return run_directory(arguments)
+    if arguments.command == "dev-inbox":
+        return run_inbox(arguments)
     parser.print_help()
     return 2
 
@@ -36,6 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     dev = commands.add_parser("dev", help="run the local stack (moto, handlers, HTTP API)")
     dev.add_argument("--verbose", action="store_true", help="debug logs on stderr")
     add_directory_parser(commands)
+    add_inbox_parser(commands)
     token = commands.add_parser("dev-jwt", help="print a JWT the running local stack accepts")
     token.add_argument("--sub", required=True)
     token.add_argument("--scope", default="", help='space-separated, e.g. "approvals:respond"')

@@ -17,6 +17,7 @@ from local.data_resources import DATA_CREATORS
 from local.function_environment import apply_environment, shared_environment
 from local.gateway import Gateway, GatewayServer
 from local.http_routes import routes_of
+from local.inbox import create_inbox
 from local.intrinsics import Intrinsics, parameter_values, pseudo_parameters
 from local.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
 from local.lambda_runtime import FunctionRegistry
@@ -71,6 +72,7 @@ class LocalStack:
     _pumps: list[Pump] = field(default_factory=list)
     _pid_file: PidFile | None = None
     _streams: StreamDispatcher | None = None
+    _inbox_url: str = ""
 
     def start(self) -> None:
         """Everything up, local.json written; raises AlreadyRunningError or PortInUseError."""
@@ -89,6 +91,7 @@ class LocalStack:
             self.settings.api_url, issuer.issuer, registry
         )
         apply_environment(shared_environment(registry.all()))
+        self._inbox_url = create_inbox(self.context, _topic_arns(self.context))
         self._start_gateway(sam_template, issuer)
         self._pumps = [factory(self) for factory in PUMP_FACTORIES]
         for pump in self._pumps:
@@ -115,6 +118,7 @@ class LocalStack:
             {"issuer": issuer.issuer, "audience": issuer.audience, "tenantClaim": _tenant(self.context)},
             OVERRIDE_PRINCIPALS,
         )
+        self.description["inboxQueueUrl"] = self._inbox_url
         self.settings.state_dir.write_local_json(self.description)
 
     def stop(self) -> None:
@@ -158,6 +162,10 @@ def create_template_resources(
     )
     create_all(context, translated["Resources"], {**DATA_CREATORS, **COMPUTE_CREATORS})
     return sam_template, translated, context
+
+
+def _topic_arns(context: StackContext) -> list[str]:
+    return [str(c.ref) for c in context.physical_ids.values() if str(c.ref).startswith("arn:aws:sns:")]
 
 
 def _tenant(context: StackContext) -> str:

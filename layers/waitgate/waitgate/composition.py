@@ -5,6 +5,7 @@ boto3 is imported on first use, not at import time: a cold start pays only for w
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import cache, lru_cache
 from typing import Any
 
@@ -13,9 +14,13 @@ from waitgate.ids import UlidGenerator
 from waitgate.ports import Directory, Notifier
 from waitgate.service.agent_decision import DecisionDependencies
 from waitgate.service.approvers import ApprovalConfig, NoDirectory
+from waitgate.service.mint import LinkSettings, MintDependencies
+from waitgate.service.notify import NotificationDependencies
 from waitgate.service.request import RequestDependencies
 from waitgate.service.resolve import ResolveDependencies
+from waitgate.service.token_access import TokenDependencies
 from waitgate.settings import settings
+from waitgate.tokens import CachedKeyring, KeyringError
 
 
 @cache
@@ -53,6 +58,46 @@ def request_dependencies() -> RequestDependencies:
         clock=SystemClock(),
         ids=UlidGenerator(),
         conversation_capability=settings().conversation_capability,
+        notifications=notification_dependencies(),
+    )
+
+
+@lru_cache(maxsize=1)
+def keyring() -> CachedKeyring:
+    """The token keyring from TOKEN_SECRET_ARN, fetched on first use and cached in the instance
+    (reloaded every 5 minutes, and early when a token names a kid it does not hold)."""
+    from waitgate.adapters.secrets_keyring import secret_loader
+
+    secret_arn = settings().token_secret_arn
+    if not secret_arn:
+        raise KeyringError("TOKEN_SECRET_ARN is not set: this host cannot sign or verify links")
+    return CachedKeyring(secret_loader(lambda: aws_client("secretsmanager"), secret_arn))
+
+
+def link_settings() -> LinkSettings:
+    configured = settings()
+    return LinkSettings(timedelta(seconds=configured.token_lifetime_seconds), configured.public_base_url)
+
+
+def token_dependencies() -> TokenDependencies:
+    return TokenDependencies(store=store(), keyring=keyring(), clock=SystemClock())
+
+
+def mint_dependencies() -> MintDependencies:
+    return MintDependencies(store=store(), keyring=keyring(), clock=SystemClock(), links=link_settings())
+
+
+def notification_dependencies() -> NotificationDependencies | None:
+    """Per-recipient notices need a topic and a token secret; without either, nobody is notified."""
+    sender = notifier()
+    if sender is None or not settings().token_secret_arn:
+        return None
+    return NotificationDependencies(
+        notifier=sender,
+        keyring=keyring(),
+        directory=directory(),
+        ref_kinds=frozenset(settings().ref_kinds),
+        links=link_settings(),
     )
 
 

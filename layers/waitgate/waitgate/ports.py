@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from waitgate.approval import Memberships
+from waitgate.notices import InterruptNotice
 from waitgate.records import EventMode, EventPage, JSONObject, RunChange, RunRef, RunSnapshot, RunView
 
 
@@ -64,4 +65,8 @@ class Directory(Protocol):
 class Notifier(Protocol):
     def notify_ask(self, run: RunRef, node_id: str, interrupt_id: str, ask: JSONObject) -> None:
         """Tell the agent side a question was asked; DeliveryFailedError when it could not."""
+        ...
+
+    def notify_interrupt(self, notice: InterruptNotice) -> None:
+        """Tell one recipient an interrupt waits for them (their own link); DeliveryFailedError when not."""
         ...

@@ -17,6 +17,7 @@ class Settings(BaseModel):
 
     table_name: str = Field(min_length=1)
     topic_arn: str = ""
+    token_secret_arn: str = ""
     directory_table_name: str = ""
     tenant_claim: str = "tenant"
     public_base_url: str = ""
@@ -32,6 +33,7 @@ class Settings(BaseModel):
         return cls(
             table_name=env.get("TABLE_NAME", ""),
             topic_arn=env.get("TOPIC_ARN", ""),
+            token_secret_arn=env.get("TOKEN_SECRET_ARN", ""),
             directory_table_name=env.get("DIRECTORY_TABLE_NAME", ""),
             tenant_claim=env.get("TENANT_CLAIM") or "tenant",
             public_base_url=env.get("PUBLIC_BASE_URL", "").rstrip("/"),

@@ -1,7 +1,8 @@
 """Notifier on SNS: one message per notice on the notifications topic (see docs/approvals.md).
 
-Every message carries the attributes `kind`, `tenantId` and `runId`, so a subscription can filter
-on them (an SNS filter policy) without reading the body. Bodies never hold a token.
+Every message carries the attributes `kind`, `tenantId` and `runId` (and `recipient` on a notice for a
+person), so a subscription can filter on them (an SNS filter policy) without reading the body. Only a
+notice's body holds a token: the recipient's personal link; nothing here logs a body.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from botocore.exceptions import ClientError
 
 from waitgate.adapters.aws_errors import error_code
 from waitgate.errors import DeliveryFailedError
+from waitgate.notices import NOTICE_KIND, InterruptNotice
 from waitgate.records import JSONObject, RunRef
 
 Client = Any  # a boto3 SNS client
@@ -34,9 +36,24 @@ class SnsNotifier:
             "interruptId": interrupt_id,
             "ask": ask,
         }
-        self._publish(ASK_KIND, run, body)
+        self._publish(ASK_KIND, run, {"Message": _json(body)})
 
-    def _publish(self, kind: str, run: RunRef, body: JSONObject) -> None:
+    def notify_interrupt(self, notice: InterruptNotice) -> None:
+        """One recipient's notice: a subject and text for e-mail, JSON for programs (MessageStructure
+        json); attributes `kind` (the interrupt's kind), `recipient` and `notice` (interrupt.requested)
+        let a subscription filter to one person or one kind."""
+        document = _json(notice.document())
+        message = {"default": notice.text, "email": notice.text, "sqs": document, "lambda": document}
+        self._publish(
+            notice.kind,
+            run=notice.run,
+            request={"Message": _json(message), "MessageStructure": "json", "Subject": notice.subject},
+            more={"recipient": notice.recipient, "notice": NOTICE_KIND},
+        )
+
+    def _publish(
+        self, kind: str, run: RunRef, request: JSONObject, more: dict[str, str] | None = None
+    ) -> None:
         if not self._topic_arn:
             return  # no topic configured: nobody to tell
         attributes = {
@@ -44,14 +61,16 @@ class SnsNotifier:
             "tenantId": {"DataType": "String", "StringValue": run.tenant_id},
             "runId": {"DataType": "String", "StringValue": run.run_id},
         }
+        for name, value in (more or {}).items():
+            attributes[name] = {"DataType": "String", "StringValue": value}
         try:
-            self._client.publish(
-                TopicArn=self._topic_arn,
-                Message=json.dumps(body, separators=(",", ":"), ensure_ascii=False),
-                MessageAttributes=attributes,
-            )
+            self._client.publish(TopicArn=self._topic_arn, MessageAttributes=attributes, **request)
         except ClientError as error:
             raise _translate(error) from error
+
+
+def _json(document: JSONObject) -> str:
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
 
 
 def _translate(error: ClientError) -> BaseException:

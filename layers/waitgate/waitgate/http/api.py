@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
 from waitgate.errors import NotFoundError, WaitgateError
+from waitgate.http.negotiation import prefers_html
 from waitgate.http.problem import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
+
+if TYPE_CHECKING:
+    from waitgate.page import RenderedPage
 
 logger = Logger(child=True)
 
 JSON_CONTENT_TYPE = "application/json"
+HTML_CONTENT_TYPE = "text/html; charset=utf-8"
 
 
 def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response[str]:
@@ -35,7 +40,9 @@ def problem_response(status: int, body: str) -> Response[str]:
 
 
 def new_http_app() -> APIGatewayHttpResolver:
-    app = APIGatewayHttpResolver()
+    # debug=False whatever POWERTOOLS_DEV says: debug mode prints whole events, and events carry bearer
+    # JWTs (headers) and signed tokens (paths), which are never logged.
+    app = APIGatewayHttpResolver(debug=False)
 
     @app.exception_handler(WaitgateError)  # type: ignore[untyped-decorator]
     def domain_error(error: WaitgateError) -> Response[str]:
@@ -61,3 +68,43 @@ def path_parameter(app: APIGatewayHttpResolver, name: str) -> str:
     if not value:
         raise NotFoundError("No such run or node.")
     return value
+
+
+TOKEN_RESPONSE_HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Vary": "Accept",
+}
+
+
+def page_response(status: int, page: RenderedPage) -> Response[str]:
+    """The human page (or its error page): strict CSP with this response's nonce, never cached."""
+    headers = {
+        **TOKEN_RESPONSE_HEADERS,
+        "Content-Security-Policy": page.content_security_policy,
+        "X-Frame-Options": "DENY",
+    }
+    return Response(status_code=status, content_type=HTML_CONTENT_TYPE, body=page.html, headers=headers)
+
+
+def new_token_app() -> APIGatewayHttpResolver:
+    """The resolver of a signed-token surface: the token is in the path, so every answer (refusals too)
+    is `no-store` and `no-referrer`, and a client that prefers HTML gets a readable page with the same
+    status (401 invalid, 403, 404, 409 already resolved, 410 expired) instead of problem+json."""
+    app = new_http_app()
+
+    @app.exception_handler(WaitgateError)  # type: ignore[untyped-decorator]
+    def token_refused(error: WaitgateError) -> Response[str]:
+        if error.status >= 500:
+            logger.error("request failed", extra={"code": error.code, "detail": error.detail})
+        status, body = problem_for(error)
+        if prefers_html(app.current_event.headers.get("accept")):
+            from waitgate.page import error_page
+
+            return page_response(status, error_page(status))
+        return Response(
+            status_code=status, content_type=PROBLEM_CONTENT_TYPE, body=body, headers=TOKEN_RESPONSE_HEADERS
+        )
+
+    return app

@@ -73,7 +73,8 @@ def interrupt_page(context: PageContext) -> RenderedPage:
         parts.append(_form(kind, data))
     else:
         parts.append('<p class="notice">This link lets you see this request, not answer it.</p>')
-    return _page(title, context.run_id, "\n".join(parts), with_script=context.may_resolve)
+    footer = f"waitgate · run <code>{escape(context.run_id)}</code>"
+    return _page(title, footer, "\n".join(parts), with_script=context.may_resolve)
 
 
 ERRORS = {
@@ -91,14 +92,15 @@ ERRORS = {
 def error_page(status: int) -> RenderedPage:
     heading, advice = ERRORS.get(status, ("Something went wrong", "Try again in a moment."))
     main = f'<h1>{escape(heading)}</h1>\n<p class="notice gone">{escape(advice)}</p>'
-    return _page(heading, "-", main, with_script=False)
+    return _page(heading, "waitgate", main, with_script=False)
 
 
-def _page(title: str, run_id: str, main: str, *, with_script: bool) -> RenderedPage:
+def _page(title: str, footer: str, main: str, *, with_script: bool) -> RenderedPage:
+    """`main` and `footer` are HTML already escaped by their builders."""
     nonce = secrets.token_urlsafe(18)
     script = _SCRIPT.substitute(nonce=nonce) if with_script else ""
     html = _LAYOUT.substitute(
-        title=escape(title), nonce=nonce, css=_CSS, main=main, run_id=escape(run_id), script=script
+        title=escape(title), nonce=nonce, css=_CSS, main=main, footer=footer, script=script
     )
     return RenderedPage(html=html, nonce=nonce)
 

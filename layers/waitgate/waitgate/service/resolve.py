@@ -114,17 +114,28 @@ def _tell_agent_side(record: InterruptRecord, decision: Decision, notifier: Noti
 
 def pending_interrupt(view: RunView, command: ResolveCommand, clock: Clock) -> InterruptRecord:
     """The interrupt the command may resolve, or the error that tells the caller why not."""
+    return pending_record(view, clock, interrupt_id=command.interrupt_id, surface=command.surface)
+
+
+def pending_record(
+    view: RunView,
+    clock: Clock,
+    *,
+    interrupt_id: str | None = None,
+    surface: Literal["run", "token"] = "run",
+) -> InterruptRecord:
+    """The node's interrupt while it may still be answered (inspect and mint ask the same question)."""
     record = view.interrupt
     if view.snapshot is None or record is None:
         raise NotFoundError("No such run or node.")
-    if command.interrupt_id is not None and record.interrupt_id != command.interrupt_id:
+    if interrupt_id is not None and record.interrupt_id != interrupt_id:
         raise InterruptAlreadyResolvedError("This interrupt was already resolved.")
     if view.snapshot.is_terminal:
         raise InterruptAlreadyResolvedError(f"The run is {view.snapshot.status}.")
     if record.status != "pending":
         raise InterruptAlreadyResolvedError(f"This interrupt was already {record.status}.")
     if record.deadline and clock.now() >= parse_rfc3339(record.deadline):
-        if command.surface == "token":
+        if surface == "token":
             raise InterruptExpiredError("This interrupt's deadline has passed.")
         raise InterruptAlreadyResolvedError("expired")
     return record
