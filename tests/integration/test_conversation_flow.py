@@ -128,13 +128,14 @@ def test_close_without_an_open_conversation_fails(steps: KindSteps, conversation
 
 
 def test_capability_off_fails_every_conversation_kind(
-    steps: KindSteps, conversation_id: str, monkeypatch: pytest.MonkeyPatch
+    steps: KindSteps, conversation_id: str, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
     # Given a host with the conversation capability switched off
     monkeypatch.setenv("CONVERSATION_CAPABILITY", "off")
     from waitgate import settings
 
     settings.settings.cache_clear()
+    request.addfinalizer(settings.settings.cache_clear)  # no stale settings for later tests
     for interrupt in (start(conversation_id), exchange(conversation_id), close(conversation_id)):
         # When a workflow asks for a conversation interrupt
         run, outcome = steps.suspend(interrupt)

@@ -85,13 +85,14 @@ def test_just_below_the_host_default_escalates(steps: KindSteps) -> None:
 
 
 def test_the_host_default_comes_from_the_environment(
-    steps: KindSteps, monkeypatch: pytest.MonkeyPatch
+    steps: KindSteps, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
     # Given a host whose EscalationThreshold is 0.5
     monkeypatch.setenv("ESCALATION_THRESHOLD", "0.5")
     from waitgate import settings
 
     settings.settings.cache_clear()
+    request.addfinalizer(settings.settings.cache_clear)  # no stale settings for later tests
     # When a decision at 0.6 is recorded without a per-run threshold, Then the run goes on
     assert steps.handler("record_decision")(decision_event(f"run-{uuid.uuid4().hex[:8]}", 0.6)) == {
         "escalate": False
