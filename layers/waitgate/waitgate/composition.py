@@ -76,7 +76,7 @@ def keyring() -> CachedKeyring:
 
 def link_settings() -> LinkSettings:
     configured = settings()
-    return LinkSettings(timedelta(seconds=configured.token_lifetime_seconds), configured.public_base_url)
+    return LinkSettings(timedelta(seconds=configured.token_lifetime_seconds), public_base_url())
 
 
 def token_dependencies() -> TokenDependencies:
@@ -140,3 +140,13 @@ def resolve_dependencies() -> ResolveDependencies:
         approval=approval_config(),
         notifier=notifier(),
     )
+
+
+@lru_cache(maxsize=1)
+def public_base_url() -> str:
+    """PUBLIC_BASE_URL when set; else the SSM parameter the template fills with the API's URL."""
+    configured = settings()
+    if configured.public_base_url or not configured.public_base_url_parameter:
+        return configured.public_base_url
+    answer = aws_client("ssm").get_parameter(Name=configured.public_base_url_parameter)
+    return str(answer["Parameter"]["Value"]).rstrip("/")

@@ -21,6 +21,7 @@ class Settings(BaseModel):
     directory_table_name: str = ""
     tenant_claim: str = "tenant"
     public_base_url: str = ""
+    public_base_url_parameter: str = ""
     override_principals: tuple[str, ...] = ()
     ref_kinds: tuple[str, ...] = ("principal", "group", "role")
     conversation_capability: bool = True
@@ -37,6 +38,7 @@ class Settings(BaseModel):
             directory_table_name=env.get("DIRECTORY_TABLE_NAME", ""),
             tenant_claim=env.get("TENANT_CLAIM") or "tenant",
             public_base_url=env.get("PUBLIC_BASE_URL", "").rstrip("/"),
+            public_base_url_parameter=env.get("PUBLIC_BASE_URL_PARAMETER", ""),
             override_principals=_csv("OVERRIDE_PRINCIPALS"),
             ref_kinds=_csv("REF_KINDS") or ("principal", "group", "role"),
             conversation_capability=env.get("CONVERSATION_CAPABILITY", "on") == "on",
