@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -80,6 +79,7 @@ def environment(monkeypatch: pytest.MonkeyPatch, table_name: str) -> None:
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "waitgate")
     from waitgate import composition, settings
 
-    for cached in (settings.settings, composition.store, composition.workflow, composition.aws_client):
-        cached.cache_clear()
-    _ = os.environ
+    settings.settings.cache_clear()
+    for value in vars(composition).values():  # every lazily built client, adapter and setting
+        if callable(getattr(value, "cache_clear", None)):
+            value.cache_clear()
