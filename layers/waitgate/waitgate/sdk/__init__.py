@@ -1,0 +1,108 @@
+"""The SDK for agent and workflow authors (pure Python: stdlib + pydantic, no boto3, no Powertools).
+
+- builders: `Approval(...)`, `Clarification(...)` with `Question(...)`, `ExternalEvent(...)`, ...
+  → `.to_payload()`, a schema-valid InterruptPayload;
+- decisions: `ApprovalDecision.from_resume(...)`, `ClarificationAnswers.from_resume(...)`;
+- interop: `interrupt_kind(...)` and adapters from agentflow's interrupt payloads;
+- client: `WaitgateClient` for the HTTP API, with Idempotency-Keys, safe retries and typed errors;
+- workflow: `interrupt_task_state(...)`, the ASL Task state that suspends on an interrupt.
+
+Guide: docs/sdk.md.
+"""
+
+from waitgate.errors import InterruptPayloadInvalidError
+from waitgate.sdk.api_errors import (
+    AlreadyVoted,
+    Forbidden,
+    IdempotencyKeyInFlight,
+    IdempotencyKeyReused,
+    InternalError,
+    InterruptAlreadyResolved,
+    InterruptExpired,
+    InterruptTokenInvalid,
+    NotFound,
+    PayloadTooLarge,
+    RateLimited,
+    TaskGone,
+    Unauthorized,
+    Unavailable,
+    UnsupportedMediaType,
+    ValidationError,
+    WaitgateApiError,
+    WaitgateClientError,
+    WaitgateUnreachable,
+)
+from waitgate.sdk.builders import (
+    Approval,
+    Clarification,
+    ConversationClose,
+    ConversationExchange,
+    ConversationStart,
+    Custom,
+    ExternalEvent,
+    InterruptBuilder,
+    LowConfidence,
+    Question,
+)
+from waitgate.sdk.client import MintedLink, Resolution, TokenInspection, WaitgateClient
+from waitgate.sdk.decisions import ApprovalDecision, ClarificationAnswers, Refinement, ResumeValueError, Vote
+from waitgate.sdk.interop import (
+    artifact_id_of,
+    from_agentflow,
+    from_clarification,
+    from_permission,
+    from_quality_gate,
+    interrupt_kind,
+)
+from waitgate.sdk.transport import RetryPolicy
+from waitgate.sdk.workflow import interrupt_task_state
+
+__all__ = [
+    "AlreadyVoted",
+    "Approval",
+    "ApprovalDecision",
+    "Clarification",
+    "ClarificationAnswers",
+    "ConversationClose",
+    "ConversationExchange",
+    "ConversationStart",
+    "Custom",
+    "ExternalEvent",
+    "Forbidden",
+    "IdempotencyKeyInFlight",
+    "IdempotencyKeyReused",
+    "InternalError",
+    "InterruptAlreadyResolved",
+    "InterruptBuilder",
+    "InterruptExpired",
+    "InterruptPayloadInvalidError",
+    "InterruptTokenInvalid",
+    "LowConfidence",
+    "MintedLink",
+    "NotFound",
+    "PayloadTooLarge",
+    "Question",
+    "RateLimited",
+    "Refinement",
+    "Resolution",
+    "ResumeValueError",
+    "RetryPolicy",
+    "TaskGone",
+    "TokenInspection",
+    "Unauthorized",
+    "Unavailable",
+    "UnsupportedMediaType",
+    "ValidationError",
+    "Vote",
+    "WaitgateApiError",
+    "WaitgateClient",
+    "WaitgateClientError",
+    "WaitgateUnreachable",
+    "artifact_id_of",
+    "from_agentflow",
+    "from_clarification",
+    "from_permission",
+    "from_quality_gate",
+    "interrupt_kind",
+    "interrupt_task_state",
+]

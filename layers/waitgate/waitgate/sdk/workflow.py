@@ -1,0 +1,118 @@
+"""The ASL Task state that suspends a Step Functions workflow on an interrupt.
+
+    states["ApproveRelease"] = interrupt_task_state(
+        Approval("release", artifact_id="r42", artifact_type="release", title="Ship 42?"),
+        function_arn=REQUEST_INTERRUPT_FUNCTION_ARN,
+        result_path="$.decision", next_state="Decide", timeout_catch_next="NoDecision")
+
+The state is the one of statemachines/interrupt.asl.json: `lambda:invoke.waitForTaskToken` of the
+stack's RequestInterruptFunction with {taskToken, runId (execution name), nodeId (state name),
+tenantId?, interrupt}; its output is the resumeValue (docs/workflows.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from waitgate.payloads import parse_interrupt_payload
+from waitgate.sdk.builders import InterruptBuilder
+
+WAIT_FOR_TASK_TOKEN = "arn:aws:states:::lambda:invoke.waitForTaskToken"  # noqa: S105 (an ARN)
+TIMEOUT_ERRORS = ("InterruptTimedOut", "States.Timeout", "States.HeartbeatTimeout")
+INVALID_PAYLOAD_ERROR = "InterruptPayloadInvalid"
+
+
+def interrupt_task_state(
+    payload_or_builder: InterruptBuilder | dict[str, Any] | None,
+    *,
+    function_arn: str,
+    tenant_id: str | None = None,
+    result_path: str | None = None,
+    next_state: str | None = None,
+    timeout_catch_next: str | None = None,
+    payload_path: str | None = None,
+    invalid_payload_catch_next: str | None = None,
+    error_result_path: str = "$.interruptError",
+    timeout_seconds: int | None = None,
+) -> dict[str, Any]:
+    """A Task state asking for the given interrupt.
+
+    - `payload_or_builder`: a builder or a payload dict. A dict without JSONPath members is
+      validated; one with `"<member>.$"` paths is a template filled from the state's input.
+    - `payload_path`: instead of a payload, a JSONPath to it in the state's input ("$.interrupt").
+    - `tenant_id`: a tenant literal, or a JSONPath ("$.tenantId"); None = the tenant "default".
+    - `next_state`: the next state; None ends the workflow here.
+    - `timeout_catch_next`: catch InterruptTimedOut, States.Timeout and States.HeartbeatTimeout and
+      go there (the error output at `error_result_path`); `invalid_payload_catch_next` likewise
+      for InterruptPayloadInvalid. `timeout_seconds` bounds the Task itself (States.Timeout).
+    """
+    state: dict[str, Any] = {
+        "Type": "Task",
+        "Resource": WAIT_FOR_TASK_TOKEN,
+        "Parameters": {
+            "FunctionName": function_arn,
+            "Payload": _task_payload(payload_or_builder, tenant_id, payload_path),
+        },
+    }
+    if timeout_seconds is not None:
+        state["TimeoutSeconds"] = timeout_seconds
+    if result_path is not None:
+        state["ResultPath"] = result_path
+    catches = [
+        {
+            "ErrorEquals": [INVALID_PAYLOAD_ERROR],
+            "Next": invalid_payload_catch_next,
+            "ResultPath": error_result_path,
+        }
+        for _ in [invalid_payload_catch_next]
+        if invalid_payload_catch_next is not None
+    ] + [
+        {"ErrorEquals": list(TIMEOUT_ERRORS), "Next": timeout_catch_next, "ResultPath": error_result_path}
+        for _ in [timeout_catch_next]
+        if timeout_catch_next is not None
+    ]
+    if catches:
+        state["Catch"] = catches
+    state.update({"Next": next_state} if next_state is not None else {"End": True})
+    return state
+
+
+def _task_payload(
+    payload_or_builder: InterruptBuilder | dict[str, Any] | None,
+    tenant_id: str | None,
+    payload_path: str | None,
+) -> dict[str, Any]:
+    task: dict[str, Any] = {
+        "taskToken.$": "$$.Task.Token",
+        "runId.$": "$$.Execution.Name",
+        "nodeId.$": "$$.State.Name",
+    }
+    if tenant_id is not None:
+        task["tenantId.$" if tenant_id.startswith("$") else "tenantId"] = tenant_id
+    task["executionArn.$"] = "$$.Execution.Id"  # links the run to its execution
+    if (payload_or_builder is None) == (payload_path is None):
+        raise ValueError("give either a payload (or builder) or payload_path, not both")
+    if payload_path is not None:
+        task["interrupt.$"] = payload_path
+    else:
+        task["interrupt"] = interrupt_member(payload_or_builder)
+    return task
+
+
+def interrupt_member(payload_or_builder: InterruptBuilder | dict[str, Any] | None) -> dict[str, Any]:
+    """The payload as it goes into Parameters: validated unless it is a JSONPath template."""
+    if isinstance(payload_or_builder, InterruptBuilder):
+        return payload_or_builder.to_payload()
+    if not isinstance(payload_or_builder, dict):
+        raise TypeError("the payload must be a builder or a dict")
+    if not _has_paths(payload_or_builder):
+        parse_interrupt_payload(payload_or_builder)
+    return payload_or_builder
+
+
+def _has_paths(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(str(name).endswith(".$") or _has_paths(member) for name, member in value.items())
+    if isinstance(value, list):
+        return any(_has_paths(item) for item in value)
+    return False
