@@ -12,11 +12,13 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from waitgate.composition import mint_dependencies
-from waitgate.http.api import TOKEN_RESPONSE_HEADERS, json_response, new_http_app, path_parameter
+from waitgate.http.api import TOKEN_RESPONSE_HEADERS, answer_response, new_http_app, path_parameter
 from waitgate.http.auth import caller_from_jwt
 from waitgate.http.body import json_body
+from waitgate.http.idempotency import idempotency_ref
 from waitgate.records import RunRef, check_node_id
-from waitgate.service.mint import mint_interrupt_token, parse_mint_request
+from waitgate.service.keyed import mint_answer
+from waitgate.service.mint import parse_mint_request
 from waitgate.settings import settings
 
 logger = Logger()
@@ -30,9 +32,17 @@ def mint(runId: str, nodeId: str) -> Response[str]:
     )
     run = RunRef.parse(caller.tenant_id, path_parameter(app, "runId"))
     node_id = check_node_id(path_parameter(app, "nodeId"))
-    request = parse_mint_request(json_body(app.current_event.raw_event))
-    link = mint_interrupt_token(run, node_id, request, mint_dependencies())
-    return json_response(201, link.to_json(), headers=TOKEN_RESPONSE_HEADERS)
+    body = json_body(app.current_event.raw_event)
+    request = parse_mint_request(body)
+    ref = idempotency_ref(
+        app.current_event.raw_event,
+        "mintInterruptToken",
+        caller,
+        {"runId": run.run_id, "nodeId": node_id, "body": body},
+    )
+    return answer_response(
+        mint_answer(run, node_id, request, ref, mint_dependencies()), headers=TOKEN_RESPONSE_HEADERS
+    )
 
 
 @logger.inject_lambda_context(clear_state=True, log_event=False)

@@ -8,11 +8,13 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from waitgate.composition import resolve_dependencies
-from waitgate.http.api import json_response, new_http_app, path_parameter
+from waitgate.http.api import answer_response, new_http_app, path_parameter
 from waitgate.http.auth import caller_from_jwt
 from waitgate.http.body import json_body
+from waitgate.http.idempotency import idempotency_ref
 from waitgate.records import RunRef, check_node_id
-from waitgate.service.resolve import ResolveCommand, resolve_interrupt
+from waitgate.service.keyed import resolve_answer
+from waitgate.service.resolve import ResolveCommand
 from waitgate.service.resume_rules import require_object_body
 from waitgate.settings import settings
 
@@ -27,14 +29,16 @@ def resolve_by_run(runId: str, nodeId: str) -> Response[str]:
         required_scope="approvals:respond",
         tenant_claim=settings().tenant_claim,
     )
+    event = app.current_event.raw_event
     command = ResolveCommand(
         run=RunRef.parse(caller.tenant_id, path_parameter(app, "runId")),
         node_id=check_node_id(path_parameter(app, "nodeId")),
-        resume_value=require_object_body(json_body(app.current_event.raw_event)),
+        resume_value=require_object_body(json_body(event)),
         caller=caller,
     )
-    outcome = resolve_interrupt(command, resolve_dependencies())
-    return json_response(200 if outcome.status == "resolved" else 202, outcome.to_json())
+    request = {"runId": command.run.run_id, "nodeId": command.node_id, "resumeValue": command.resume_value}
+    ref = idempotency_ref(event, "resolveInterruptByRun", caller, request)
+    return answer_response(resolve_answer(command, ref, resolve_dependencies()))
 
 
 @logger.inject_lambda_context(clear_state=True)

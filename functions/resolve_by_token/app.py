@@ -13,8 +13,9 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from waitgate.composition import keyring, resolve_dependencies
-from waitgate.http.api import TOKEN_RESPONSE_HEADERS, json_response, new_token_app, path_parameter
+from waitgate.http.api import TOKEN_RESPONSE_HEADERS, answer_response, new_token_app, path_parameter
 from waitgate.http.body import json_body
+from waitgate.http.idempotency import idempotency_ref
 from waitgate.service.resume_rules import require_object_body
 from waitgate.service.token_access import resolve_by_token
 
@@ -25,14 +26,14 @@ app = new_token_app()
 @app.post("/interrupts/<token>")
 def resolve(token: str) -> Response[str]:
     event = app.current_event.raw_event
-    outcome = resolve_by_token(
+    answer = resolve_by_token(
         path_parameter(app, "token"),
         lambda: require_object_body(json_body(event)),
         keyring(),
         resolve_dependencies(),
+        lambda caller, request: idempotency_ref(event, "resolveInterruptByToken", caller, request),
     )
-    status = 200 if outcome.status == "resolved" else 202
-    return json_response(status, outcome.to_json(), headers=TOKEN_RESPONSE_HEADERS)
+    return answer_response(answer, headers=TOKEN_RESPONSE_HEADERS)
 
 
 @logger.inject_lambda_context(clear_state=True, log_event=False)

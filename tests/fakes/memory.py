@@ -9,8 +9,18 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from waitgate.errors import ConcurrentUpdateError, TaskGoneError
-from waitgate.records import InterruptRecord, RunChange, RunEvent, RunRef, RunSnapshot, RunView
+from waitgate.errors import ConcurrentUpdateError, GuardFailedError, TaskGoneError
+from waitgate.records import (
+    IdempotencyRef,
+    InterruptRecord,
+    ReentryKey,
+    RunChange,
+    RunEvent,
+    RunRef,
+    RunSnapshot,
+    RunView,
+    StoredAnswer,
+)
 
 
 class MemoryStore:
@@ -18,19 +28,59 @@ class MemoryStore:
         self.snapshots: dict[RunRef, RunSnapshot] = {}
         self.interrupts: dict[tuple[RunRef, str], InterruptRecord] = {}
         self.events: dict[RunRef, list[RunEvent]] = {}
+        self.answers: dict[tuple[RunRef, str], StoredAnswer] = {}
+        self.guarded: dict[tuple[str, str], dict[str, str]] = {}
+        self.reentry: dict[tuple[RunRef, str], ReentryKey] = {}
         self.commits = 0
+        self.reads = 0
         self._lock = threading.Lock()
 
-    def load(self, run: RunRef, node_id: str) -> RunView:
+    def load(
+        self,
+        run: RunRef,
+        node_id: str,
+        idempotency: IdempotencyRef | None = None,
+        reentry_key: str | None = None,
+    ) -> RunView:
         with self._lock:
+            self.reads += 1
             snapshot = self.snapshots.get(run)
             if snapshot is not None:
                 snapshot = replace(snapshot, version_seen=snapshot.next_seq)
-            return RunView(snapshot=snapshot, interrupt=self.interrupts.get((run, node_id)))
+            answer = self.answers.get((run, idempotency.record_id)) if idempotency else None
+            entry = self.reentry.get((run, reentry_key)) if reentry_key is not None else None
+            return RunView(
+                snapshot=snapshot, interrupt=self.interrupts.get((run, node_id)), answer=answer, reentry=entry
+            )
+
+    def save_answer(self, run: RunRef, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
+        with self._lock:
+            if (run, ref.record_id) in self.answers:
+                return False
+            self.answers[(run, ref.record_id)] = answer
+            self.commits += 1
+            return True
+
+    def _check_guards(self, change: RunChange) -> None:
+        for guard in change.guarded:
+            current = self.guarded.get((guard.pk, guard.sk))
+            holds = (
+                current is None
+                if guard.expect is None
+                else (current is not None and all(current.get(k) == v for k, v in guard.expect.items()))
+            )
+            if not holds:
+                raise GuardFailedError(guard.label)
 
     def commit(self, change: RunChange) -> None:
         run = change.snapshot.run
         with self._lock:
+            self._check_guards(change)
+            owner = self.reentry.get((run, change.reentry.key)) if change.reentry else None
+            if change.reentry and owner and owner.interrupt_id != change.reentry.interrupt_id:
+                raise ConcurrentUpdateError("the key belongs to another interrupt")
+            if change.answer is not None and (run, change.answer[0].record_id) in self.answers:
+                raise ConcurrentUpdateError("key answered")
             stored = self.snapshots.get(run)
             seen = change.snapshot.version_seen
             if (stored is None) != (seen is None) or (stored and stored.next_seq != seen):
@@ -43,6 +93,13 @@ class MemoryStore:
                 self.interrupts[(run, change.interrupt.node_id)] = copy.deepcopy(change.interrupt)
             self.snapshots[run] = change.snapshot
             self.events.setdefault(run, []).extend(change.events)
+            for guard in change.guarded:
+                if guard.put is not None:
+                    self.guarded[(guard.pk, guard.sk)] = dict(guard.put)
+            if change.answer is not None:
+                self.answers[(run, change.answer[0].record_id)] = change.answer[1]
+            if change.reentry is not None:
+                self.reentry[(run, change.reentry.key)] = change.reentry
             self.commits += 1
 
 

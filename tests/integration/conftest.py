@@ -11,6 +11,7 @@ from moto import mock_aws
 
 from local.moto_atomicity import serialize_dynamodb_operations
 from local.sam_template import load_template
+from tests.support.links import generated_secret
 
 REGION = "us-east-1"
 
@@ -77,6 +78,10 @@ def environment(monkeypatch: pytest.MonkeyPatch, table_name: str) -> None:
     """What Globals.Function.Environment gives every function, pointed at the moto resources."""
     monkeypatch.setenv("TABLE_NAME", table_name)
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "waitgate")
+    secrets = boto3.client("secretsmanager", region_name=REGION)
+    secret = secrets.create_secret(Name="waitgate-test-token-secret", SecretString=generated_secret())
+    monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
+    monkeypatch.setenv("PUBLIC_BASE_URL", "https://links.example.com")
     from waitgate import composition, settings
 
     settings.settings.cache_clear()

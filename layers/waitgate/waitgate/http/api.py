@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
+from waitgate.answers import Answer
 from waitgate.errors import NotFoundError, WaitgateError
+from waitgate.http.idempotency import REPLAYED_HEADER
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.problem import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
 
@@ -28,6 +30,17 @@ def json_response(status: int, body: Any, headers: dict[str, str] | None = None)
         body=json.dumps(body, separators=(",", ":"), ensure_ascii=False),
         headers=headers or {},
     )
+
+
+def answer_response(answer: Answer, headers: dict[str, str] | None = None) -> Response[str]:
+    """An answer as first rendered (or replayed, byte for byte, under its Idempotency-Key)."""
+    all_headers = dict(headers or {})
+    if answer.content_type == PROBLEM_CONTENT_TYPE:
+        all_headers.setdefault("Cache-Control", "no-store")
+    if answer.replayed:
+        all_headers[REPLAYED_HEADER] = "true"
+    return Response(status_code=answer.status, content_type=answer.content_type, body=answer.body,
+                    headers=all_headers)
 
 
 def problem_response(status: int, body: str) -> Response[str]:

@@ -76,10 +76,15 @@ def mint_interrupt_token(
     """A link to the node's pending interrupt: 404 no such run or node, 409 resolved, cancelled,
     completed or past its deadline."""
     record = pending_record(deps.store.load(run, node_id), deps.clock)
-    links = deps.links
-    if request.ttl_seconds is not None:
-        links = LinkSettings(timedelta(seconds=request.ttl_seconds), links.public_base_url)
-    return link_for(record, request.intent, request.sub, deps.keyring, deps.clock.now(), links)
+    return link_for(record, request.intent, request.sub, deps.keyring, deps.clock.now(),
+                    ttl_links(request, deps.links))
+
+
+def ttl_links(request: MintRequest, links: LinkSettings) -> LinkSettings:
+    """The host's link settings, with the request's own lifetime when it names one."""
+    if request.ttl_seconds is None:
+        return links
+    return LinkSettings(timedelta(seconds=request.ttl_seconds), links.public_base_url)
 
 
 def link_for(

@@ -7,14 +7,16 @@ without one (a webhook's) answers as `token:<jti>`. The token itself is never lo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from waitgate.answers import Answer
 from waitgate.identity import Caller
 from waitgate.ports import Clock, InterruptStore
-from waitgate.records import RunRef, check_node_id
-from waitgate.service.resolve import ResolveCommand, ResolveDependencies, ResolveOutcome, resolve_interrupt
+from waitgate.records import IdempotencyRef, RunRef, check_node_id
+from waitgate.service.keyed import resolve_answer
+from waitgate.service.resolve import ResolveCommand, ResolveDependencies
 from waitgate.tokens import Intent, KeySource, TokenClaims, require_intent, verify
 
 
@@ -51,9 +53,15 @@ def token_command(claims: TokenClaims, resume_value: Any) -> ResolveCommand:
     )
 
 
+KeyFor = Callable[[Caller, Mapping[str, Any]], IdempotencyRef | None]
+
+
 def resolve_by_token(
-    token: str, read_body: Callable[[], Any], keyring: KeySource, deps: ResolveDependencies
-) -> ResolveOutcome:
-    """The token is checked before the body is read: a refused token learns nothing of body rules."""
+    token: str, read_body: Callable[[], Any], keyring: KeySource, deps: ResolveDependencies, key_for: KeyFor
+) -> Answer:
+    """The token is checked before the body is read: a refused token learns nothing of body rules.
+    Its Idempotency-Key scope is the token (its jti), so two links never collide."""
     claims = verified_claims(token, "resolve", keyring, deps.clock)
-    return resolve_interrupt(token_command(claims, read_body()), deps)
+    command = token_command(claims, read_body())
+    ref = key_for(command.caller, {"interruptId": claims.interrupt_id, "resumeValue": command.resume_value})
+    return resolve_answer(command, ref, deps)
