@@ -1,0 +1,138 @@
+"""The request and answer bodies of the HTTP API as pydantic models: their JSON Schemas go into the
+OpenAPI document. The handlers build these bodies themselves (service/*.to_json); the document's
+tests and schemathesis check that the two agree."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic.alias_generators import to_camel
+
+from waitgate.payloads.kinds import InterruptKind
+from waitgate.records import RunStatus
+from waitgate.service.mint import MAX_SUB_LENGTH, MAX_TTL_SECONDS
+
+CLOSED = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+
+
+class ResolveRequest(BaseModel):
+    """`{resumeValue}` (closed); what resumeValue must be depends on the interrupt's kind."""
+
+    model_config = CLOSED
+
+    resume_value: JsonValue = Field(
+        description="approval: {action, decidedAt, ...}; clarification: {answers}; other kinds: any JSON "
+        "value, checked against the interrupt's resumeSchema (and outcomeSchema) when declared."
+    )
+
+
+class ResolveAnswer(BaseModel):
+    """200 resolved now (resumeValue is what the workflow receives); 202 recorded, still pending."""
+
+    model_config = CLOSED
+
+    run_id: str
+    node_id: str
+    interrupt_id: str
+    status: Literal["resolved", "pending"]
+    resume_value: JsonValue = Field(default=None, description="Present when status is resolved.")
+
+
+class MintRequest(BaseModel):
+    model_config = CLOSED
+
+    intent: Literal["resolve", "inspect"]
+    sub: Annotated[str, Field(min_length=1, max_length=MAX_SUB_LENGTH)] | None = Field(
+        default=None, description="The principal the link acts for (its decider); omitted: the token itself."
+    )
+    ttl_seconds: Annotated[int, Field(ge=1, le=MAX_TTL_SECONDS)] | None = Field(
+        default=None, description="Lifetime; capped at the interrupt's deadline. Default: the host's."
+    )
+
+
+class MintedLink(BaseModel):
+    model_config = CLOSED
+
+    token: str = Field(description="ow2.<alg>.<kid>.<payload>.<mac>; never log it.")
+    url: str
+    expires_at: str = Field(description="RFC 3339 UTC.")
+
+
+class PendingInterrupt(BaseModel):
+    model_config = CLOSED
+
+    interrupt_id: str
+    node_id: str
+    kind: InterruptKind
+
+
+class RunSnapshot(BaseModel):
+    model_config = CLOSED
+
+    run_id: str
+    tenant_id: str
+    status: RunStatus
+    current_node_id: str | None = None
+    pending_interrupt: PendingInterrupt | None = None
+
+
+class RunEvent(BaseModel):
+    model_config = CLOSED
+
+    seq: int
+    type: str
+    time: str
+    node_id: str | None = None
+    payload: JsonValue = Field(description="Per type: schemas/v2/run-event-payloads.schema.json.")
+
+
+class RunEventsPage(BaseModel):
+    model_config = CLOSED
+
+    events: list[RunEvent]
+    next: int | None = Field(default=None, description="Pass it as `after` to read the next page.")
+
+
+class HostCapabilities(BaseModel):
+    model_config = CLOSED
+
+    conversation: bool
+
+
+class Facets(BaseModel):
+    model_config = CLOSED
+
+    interrupt: dict[str, JsonValue] = Field(description="schemas/v2/facets/interrupt.schema.json")
+
+
+class Capabilities(BaseModel):
+    model_config = CLOSED
+
+    facets: Facets
+    capabilities: HostCapabilities
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details; `code` is the spec's code string, `path` names the failing member."""
+
+    model_config = CLOSED
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    path: str | None = None
+
+
+MODELS: tuple[type[BaseModel], ...] = (
+    ResolveRequest,
+    ResolveAnswer,
+    MintRequest,
+    MintedLink,
+    RunSnapshot,
+    RunEventsPage,
+    Capabilities,
+    Problem,
+)

@@ -1,0 +1,248 @@
+"""The registry of the HTTP API's operations (the spec's and the profile's names).
+
+A test checks that these (method, path) pairs are exactly template.yaml's HttpApi routes.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from waitgate import errors as e
+from waitgate.http.openapi.operations import (
+    HTML,
+    INSPECT_HEADERS,
+    JSON,
+    PROBLEM,
+    REPLAYED,
+    TOKEN_HEADERS,
+    Operation,
+    Reply,
+    refusals,
+)
+
+GATEWAY = (e.UnauthorizedError,)  # API Gateway's JWT authorizer (and the handler's own check)
+BODY = (e.ValidationFailedError, e.PayloadTooLargeError, e.UnsupportedMediaTypeError)
+STATE = (e.InterruptAlreadyResolvedError, e.AlreadyVotedError, e.IdempotencyKeyInFlightError)
+AWS = (e.TemporarilyUnavailableError,)
+KEPT = frozenset({409, 410})  # refusals an Idempotency-Key replays
+RESOLVED = (
+    Reply(
+        200,
+        "Resolved now; `resumeValue` is what the workflow receives.",
+        "ResolveAnswer",
+        headers=(REPLAYED,),
+    ),
+    Reply(202, "Recorded, still pending (a quorum vote, an `ask`).", "ResolveAnswer", headers=(REPLAYED,)),
+)
+INSPECT_REFUSALS = (
+    e.InterruptTokenInvalidError,
+    e.InterruptExpiredError,
+    e.NotFoundError,
+    e.InterruptAlreadyResolvedError,
+)
+TOKEN_REFUSALS = (e.InterruptTokenInvalidError, e.InterruptExpiredError, e.ForbiddenError, e.NotFoundError)
+
+
+NO_STORE: Final = ("Cache-Control", "Referrer-Policy")
+
+
+def _token_replies(*replies: Reply) -> tuple[Reply, ...]:
+    """A signed-token surface: every answer `no-store` and `no-referrer` (the path holds the token);
+    a 413 may come from the gateway itself, before the function."""
+    return tuple(
+        Reply(
+            r.status,
+            r.description,
+            r.schema,
+            r.media,
+            TOKEN_HEADERS + r.headers,
+            NO_STORE if r.status != 413 else (),
+        )
+        for r in replies
+    )
+
+
+RUN_PATH = "/runs/{runId}"
+NODE_PATH = RUN_PATH + "/interrupts/{nodeId}"
+LINK_PATH = "/interrupts/{token}"
+
+OPERATIONS: Final[tuple[Operation, ...]] = (
+    Operation(
+        "resolveInterruptByRun",
+        "post",
+        NODE_PATH,
+        "Resolve (or vote on) the interrupt pending at a run's node",
+        RESOLVED
+        + refusals(
+            *BODY,
+            *GATEWAY,
+            e.ForbiddenError,
+            e.NotFoundError,
+            *STATE,
+            e.IdempotencyKeyReusedError,
+            *AWS,
+            replayed=KEPT,
+        ),
+        scope="approvals:respond",
+        body="ResolveRequest",
+        keyed=True,
+        tags=("interrupts",),
+    ),
+    Operation(
+        "inspectInterruptByToken",
+        "get",
+        LINK_PATH,
+        "Read the InterruptPayload a signed link names (`Accept: text/html`: the human page)",
+        _token_replies(
+            Reply(
+                200,
+                "The InterruptPayload, as the workflow sent it.",
+                "InterruptPayload",
+                (JSON, HTML),
+                INSPECT_HEADERS,
+            ),
+            *refusals(*INSPECT_REFUSALS, *AWS, media=(PROBLEM, HTML), headers=()),
+        ),
+        tags=("signed links",),
+    ),
+    Operation(
+        "headInterruptByToken",
+        "head",
+        LINK_PATH,
+        "As inspectInterruptByToken, headers only",
+        tuple(
+            Reply(r.status, r.description, None, (), r.headers, r.required)
+            for r in _token_replies(
+                Reply(200, "The link works.", headers=INSPECT_HEADERS),
+                *refusals(*INSPECT_REFUSALS, *AWS, headers=()),
+            )
+        ),
+        tags=("signed links",),
+    ),
+    Operation(
+        "resolveInterruptByToken",
+        "post",
+        LINK_PATH,
+        "Resolve (or vote on) the interrupt a signed link names; the token is the credential",
+        _token_replies(
+            *RESOLVED,
+            *refusals(
+                *BODY,
+                *TOKEN_REFUSALS,
+                *STATE,
+                e.IdempotencyKeyReusedError,
+                *AWS,
+                media=(PROBLEM, HTML),
+                headers=(),
+                replayed=KEPT,
+            ),
+        ),
+        body="ResolveRequest",
+        keyed=True,
+        tags=("signed links",),
+    ),
+    Operation(
+        "mintInterruptToken",
+        "post",
+        NODE_PATH + "/tokens",
+        "Mint a signed link to the interrupt pending at a run's node",
+        (
+            Reply(
+                201,
+                "The link; never cached, never logged.",
+                "MintedLink",
+                headers=(*TOKEN_HEADERS, REPLAYED),
+                required=NO_STORE,
+            ),
+            *refusals(
+                *BODY,
+                *GATEWAY,
+                e.ForbiddenError,
+                e.NotFoundError,
+                e.InterruptAlreadyResolvedError,
+                e.IdempotencyKeyInFlightError,
+                e.IdempotencyKeyReusedError,
+                *AWS,
+                replayed=KEPT,
+            ),
+        ),
+        scope="interrupts:mint",
+        body="MintRequest",
+        keyed=True,
+        tags=("signed links",),
+    ),
+    Operation(
+        "getRun",
+        "get",
+        RUN_PATH,
+        "A run's snapshot",
+        (
+            Reply(200, "The RunSnapshot.", "RunSnapshot", headers=("Cache-Control",)),
+            *refusals(e.ValidationFailedError, *GATEWAY, e.ForbiddenError, e.NotFoundError, *AWS),
+        ),
+        scope="runs:read",
+        tags=("runs",),
+    ),
+    Operation(
+        "listRunEvents",
+        "get",
+        RUN_PATH + "/events",
+        "A page of a run's event log, in seq order",
+        (
+            Reply(
+                200,
+                "One page; `next` is the `after` of the following one.",
+                "RunEventsPage",
+                headers=("Cache-Control",),
+            ),
+            *refusals(e.ValidationFailedError, *GATEWAY, e.ForbiddenError, e.NotFoundError, *AWS),
+        ),
+        scope="runs:read",
+        query=("mode", "after", "limit"),
+        tags=("runs",),
+    ),
+    Operation(
+        "capabilities",
+        "get",
+        "/capabilities",
+        "What this host advertises",
+        (
+            Reply(
+                200,
+                "The interrupt facet and the conversation capability.",
+                "Capabilities",
+                headers=("Cache-Control",),
+            ),
+        ),
+        tags=("host",),
+    ),
+    Operation(
+        "getOpenApi",
+        "get",
+        "/openapi.json",
+        "This document",
+        (Reply(200, "The OpenAPI 3.1 document of this API.", headers=("Cache-Control",)),),
+        tags=("host",),
+    ),
+    Operation(
+        "getApiDocs",
+        "get",
+        "/docs",
+        "A browsable view of this document (Swagger UI, served by the host)",
+        (Reply(200, "The page.", media=(HTML,), headers=("Cache-Control", "Content-Security-Policy")),),
+        tags=("host",),
+    ),
+    Operation(
+        "getApiDocsAsset",
+        "get",
+        "/docs/{asset}",
+        "A script or style sheet of the /docs page",
+        (
+            Reply(
+                200, "The asset.", media=("application/javascript", "text/css"), headers=("Cache-Control",)
+            ),
+            *refusals(e.NotFoundError),
+        ),
+        tags=("host",),
+    ),
+)
