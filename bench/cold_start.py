@@ -28,13 +28,24 @@ print(json.dumps({"import_ms": (imported - started) * 1000}))
 
 
 def measure(function: Path) -> float:
-    env = {"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "TABLE_NAME": "bench",
-           "POWERTOOLS_SERVICE_NAME": "waitgate", "PYTHONPATH": f"{REPO}:{REPO / 'layers/waitgate'}",
-           "PYTHONDONTWRITEBYTECODE": "0"}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "TABLE_NAME": "bench",
+        "POWERTOOLS_SERVICE_NAME": "waitgate",
+        "PYTHONPATH": f"{REPO}:{REPO / 'layers/waitgate'}",
+        "PYTHONDONTWRITEBYTECODE": "0",
+    }
     samples = []
     for _ in range(RUNS):
-        out = subprocess.run([sys.executable, "-c", PROBE, str(function / "app.py")], env=env, check=True,
-                             capture_output=True, text=True, cwd=REPO).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", PROBE, str(function / "app.py")],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+        ).stdout
         samples.append(json.loads(out.strip().splitlines()[-1])["import_ms"])
     return statistics.median(samples)
 
@@ -46,7 +57,14 @@ def run() -> list[Row]:
             continue
         median = measure(function)
         is_resolve = function.name in RESOLVE_FUNCTIONS
-        rows.append(Row("cold start", f"import {function.name} (median of {RUNS} processes)", median, "ms",
-                        f"≤ {IMPORT_TARGET_MS} ms" if is_resolve else "",
-                        median <= IMPORT_TARGET_MS if is_resolve else None))
+        rows.append(
+            Row(
+                "cold start",
+                f"import {function.name} (median of {RUNS} processes)",
+                median,
+                "ms",
+                f"≤ {IMPORT_TARGET_MS} ms" if is_resolve else "",
+                median <= IMPORT_TARGET_MS if is_resolve else None,
+            )
+        )
     return rows

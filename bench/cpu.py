@@ -12,10 +12,15 @@ from bench.report import Row, median_seconds
 APPROVAL: dict[str, Any] = {
     "kind": "approval",
     "key": "release-42",
-    "data": {"artifactId": "r42", "artifactType": "release", "title": "Ship release 42?",
-             "artifact": {"version": "4.2.0", "changes": 37},
-             "actions": ["accept", "reject", "refine", "edit-accept", "ask"],
-             "requiredApprovals": 1, "approversList": ["alice", "bob"]},
+    "data": {
+        "artifactId": "r42",
+        "artifactType": "release",
+        "title": "Ship release 42?",
+        "artifact": {"version": "4.2.0", "changes": 37},
+        "actions": ["accept", "reject", "refine", "edit-accept", "ask"],
+        "requiredApprovals": 1,
+        "approversList": ["alice", "bob"],
+    },
 }
 
 
@@ -30,14 +35,30 @@ def _validation_rows() -> list[Row]:
     handlers = {"https": _offline_metaschema, "http": _offline_metaschema}
     ours = median_seconds(lambda: parse_interrupt_payload(APPROVAL), number=2000) * 1e6
     plain = median_seconds(lambda: jsonschema.validate(APPROVAL, schema), repeat=5, number=50) * 1e6
-    powertools = median_seconds(lambda: powertools_validate(event=APPROVAL, schema=schema, handlers=handlers), repeat=5,
-                                number=50) * 1e6
+    powertools = (
+        median_seconds(
+            lambda: powertools_validate(event=APPROVAL, schema=schema, handlers=handlers), repeat=5, number=50
+        )
+        * 1e6
+    )
     return [
         Row("cpu", "payload validation: waitgate (pydantic, built once)", ours, "µs", "≤ 20 µs", ours <= 20),
-        Row("cpu", "payload validation: jsonschema.validate (per call)", plain, "µs", "anchor",
-            note=f"ratio {plain / ours:.0f}× ours"),
-        Row("cpu", "payload validation: Powertools validate", powertools, "µs", "anchor",
-            note=f"ratio {powertools / ours:.0f}× ours"),
+        Row(
+            "cpu",
+            "payload validation: jsonschema.validate (per call)",
+            plain,
+            "µs",
+            "anchor",
+            note=f"ratio {plain / ours:.0f}× ours",
+        ),
+        Row(
+            "cpu",
+            "payload validation: Powertools validate",
+            powertools,
+            "µs",
+            "anchor",
+            note=f"ratio {powertools / ours:.0f}× ours",
+        ),
     ]
 
 
@@ -62,16 +83,21 @@ def _resolve_row() -> Row:
     for batch in range(7):
         runs = [RunRef("default", f"run-{batch}-{n}") for n in range(300)]
         for run in runs:
-            request_interrupt(InterruptRequest("task", run, "Gate", json.loads(json.dumps(APPROVAL))),
-                              RequestDependencies(store, workflow, clock, ids))
+            request_interrupt(
+                InterruptRequest("task", run, "Gate", json.loads(json.dumps(APPROVAL))),
+                RequestDependencies(store, workflow, clock, ids),
+            )
         started = time.perf_counter()
         for run in runs:
-            resolve_interrupt(ResolveCommand(run=run, node_id="Gate", resume_value=value, caller=alice),
-                              ResolveDependencies(store, workflow, clock))
+            resolve_interrupt(
+                ResolveCommand(run=run, node_id="Gate", resume_value=value, caller=alice),
+                ResolveDependencies(store, workflow, clock),
+            )
         samples.append((time.perf_counter() - started) / len(runs))
     resolve_ms = statistics.median(samples) * 1e3
-    return Row("cpu", "resolve use case, in-memory ports (no I/O)", resolve_ms, "ms", "≤ 0.5 ms",
-               resolve_ms <= 0.5)
+    return Row(
+        "cpu", "resolve use case, in-memory ports (no I/O)", resolve_ms, "ms", "≤ 0.5 ms", resolve_ms <= 0.5
+    )
 
 
 def run() -> list[Row]:

@@ -25,16 +25,32 @@ def zipped_size(folder: Path, prefix: str = "") -> int:
 def run() -> list[Row]:
     rows = []
     layer = zipped_size(REPO / "layers" / "waitgate", "python/")
-    rows.append(Row("package", "layer: waitgate package (zipped)", layer / 1024, "KiB",
-                    "≤ 10 MiB", layer <= LAYER_TARGET,
-                    "third-party deps (powertools, pydantic, jsonschema) are built by `sam build` from "
-                    "requirements; see layer_with_deps"))
+    rows.append(
+        Row(
+            "package",
+            "layer: waitgate package (zipped)",
+            layer / 1024,
+            "KiB",
+            "≤ 10 MiB",
+            layer <= LAYER_TARGET,
+            "third-party deps (powertools, pydantic, jsonschema) are built by `sam build` from "
+            "requirements; see layer_with_deps",
+        )
+    )
     rows.append(_layer_with_deps())
     for function in sorted((REPO / "functions").iterdir()):
         if (function / "app.py").is_file():
             size = zipped_size(function)
-            rows.append(Row("package", f"function {function.name} (zipped)", size / 1024, "KiB",
-                            "≤ 50 KiB", size <= FUNCTION_TARGET))
+            rows.append(
+                Row(
+                    "package",
+                    f"function {function.name} (zipped)",
+                    size / 1024,
+                    "KiB",
+                    "≤ 50 KiB",
+                    size <= FUNCTION_TARGET,
+                )
+            )
     return rows
 
 
@@ -44,13 +60,29 @@ def _layer_with_deps() -> Row:
     import importlib.util
 
     total = zipped_size(REPO / "layers" / "waitgate")
-    for package in ("aws_lambda_powertools", "pydantic", "pydantic_core", "jsonschema",
-                    "jsonschema_specifications", "referencing", "rpds", "attrs", "typing_extensions",
-                    "annotated_types", "typing_inspection"):
+    for package in (
+        "aws_lambda_powertools",
+        "pydantic",
+        "pydantic_core",
+        "jsonschema",
+        "jsonschema_specifications",
+        "referencing",
+        "rpds",
+        "attrs",
+        "typing_extensions",
+        "annotated_types",
+        "typing_inspection",
+    ):
         spec = importlib.util.find_spec(package)
         if spec and spec.submodule_search_locations:
             total += zipped_size(Path(next(iter(spec.submodule_search_locations))))
         elif spec and spec.origin:
             total += Path(spec.origin).stat().st_size // 3
-    return Row("package", "layer incl. runtime deps (zipped)", total / 1024 / 1024, "MiB", "≤ 10 MiB",
-               total <= LAYER_TARGET)
+    return Row(
+        "package",
+        "layer incl. runtime deps (zipped)",
+        total / 1024 / 1024,
+        "MiB",
+        "≤ 10 MiB",
+        total <= LAYER_TARGET,
+    )

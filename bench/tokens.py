@@ -11,9 +11,9 @@ import secrets
 from datetime import UTC, datetime, timedelta
 
 import jwt
-from waitgate.tokens import Keyring, TokenClaims, mint, verify
 
 from bench.report import Row, median_seconds
+from waitgate.tokens import Keyring, TokenClaims, mint, verify
 
 GROUP = "tokens"
 NUMBER = 5000

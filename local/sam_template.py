@@ -87,7 +87,5 @@ def translate(template: dict[str, Any], parameters: dict[str, Any]) -> dict[str,
     """The CloudFormation template that SAM's transform makes of ours (needs AWS_DEFAULT_REGION)."""
     from samtranslator.translator.transform import transform
 
-    translated: dict[str, Any] = transform(
-        package_locally(template), parameters, _NoManagedPolicies()
-    )
+    translated: dict[str, Any] = transform(package_locally(template), parameters, _NoManagedPolicies())
     return translated

@@ -79,7 +79,14 @@ def test_http_routes_use_the_jwt_authorizer_unless_they_carry_their_own_token(
 ) -> None:
     api = template["Resources"]["HttpApi"]["Properties"]["Auth"]
     assert api["DefaultAuthorizer"] == "WaitgateJwt"
-    public = {"/interrupts/{token}", "/capabilities", "/openapi.json", "/docs", "/docs/{asset}", "/.local-issuer"}
+    public = {
+        "/interrupts/{token}",
+        "/capabilities",
+        "/openapi.json",
+        "/docs",
+        "/docs/{asset}",
+        "/.local-issuer",
+    }
     for function in resources_of(template, "AWS::Serverless::Function").values():
         for event in function["Properties"].get("Events", {}).values():
             if event["Type"] != "HttpApi":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+
 from waitgate.approval.eligibility import (
     ApproverFields,
     EligibilityRecord,
@@ -182,9 +183,7 @@ def test_eligibility_record_refuses_unknown_match() -> None:
         ("bob", frozenset({"principal"}), RefsToResolve()),
     ],
 )
-def test_refs_needing_resolution(
-    principal: str, ref_kinds: frozenset[str], expected: RefsToResolve
-) -> None:
+def test_refs_needing_resolution(principal: str, ref_kinds: frozenset[str], expected: RefsToResolve) -> None:
     # Given the approval's fields and the host's advertised kinds
     # When the adapter asks which refs to look the principal up in
     # Then only advertised kinds are named, and none when the list already matches

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from waitgate.approval.eligibility import EligibilityRecord
 from waitgate.approval.quorum import (
     Action,
@@ -52,9 +53,7 @@ ONE = QuorumPolicy()
 TWO_OF_THREE = QuorumPolicy(required_approvals=2)
 MAJ3 = QuorumPolicy(required_approvals=3, rejection_policy="majority")
 MAJ4 = QuorumPolicy(required_approvals=4, rejection_policy="majority")
-BYPASS = QuorumPolicy(
-    required_approvals=3, override_bypasses_quorum=True, override_principals=OVERRIDES
-)
+BYPASS = QuorumPolicy(required_approvals=3, override_bypasses_quorum=True, override_principals=OVERRIDES)
 NO_BYPASS = QuorumPolicy(required_approvals=2, override_principals=OVERRIDES)
 
 SCENARIOS: list[tuple[str, QuorumPolicy, tuple[tuple[str, Action], ...], Any]] = [
@@ -150,9 +149,7 @@ SCENARIOS: list[tuple[str, QuorumPolicy, tuple[tuple[str, Action], ...], Any]] =
     ("policy", "casts", "expected"),
     [pytest.param(policy, casts, expected, id=name) for name, policy, casts, expected in SCENARIOS],
 )
-def test_scenarios(
-    policy: QuorumPolicy, casts: tuple[tuple[str, Action], ...], expected: Any
-) -> None:
+def test_scenarios(policy: QuorumPolicy, casts: tuple[tuple[str, Action], ...], expected: Any) -> None:
     # Given a policy and an empty tally
     # When the votes are cast in order
     outcome = _run(policy, *casts)

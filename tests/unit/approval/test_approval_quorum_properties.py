@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from waitgate.approval.eligibility import EligibilityRecord
 from waitgate.approval.quorum import (
     ACCEPTING,
@@ -28,9 +29,7 @@ policies = st.builds(
     override_bypasses_quorum=st.booleans(),
     override_principals=st.frozensets(st.sampled_from(("root1", "root2", "p1"))),
 )
-casts = st.lists(
-    st.tuples(st.sampled_from(PRINCIPALS), st.sampled_from(ACTIONS)), min_size=1, max_size=25
-)
+casts = st.lists(st.tuples(st.sampled_from(PRINCIPALS), st.sampled_from(ACTIONS)), min_size=1, max_size=25)
 
 
 def _vote(principal: str, action: Action, index: int) -> Vote:
@@ -61,9 +60,7 @@ def _check_pending(policy: QuorumPolicy, votes: tuple[Vote, ...]) -> None:
     accepts = sum(1 for vote in votes if vote.action in ACCEPTING)
     rejects = sum(1 for vote in votes if vote.action == "reject")
     assert accepts < policy.required_approvals
-    assert rejects < (
-        1 if policy.rejection_policy == "single-veto" else policy.required_approvals // 2 + 1
-    )
+    assert rejects < (1 if policy.rejection_policy == "single-veto" else policy.required_approvals // 2 + 1)
     assert all(vote.action != "refine" for vote in votes)
     if policy.override_bypasses_quorum:
         assert all(vote.principal not in policy.override_principals for vote in votes)

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+
 from waitgate.approval.eligibility import EligibilityRecord
 from waitgate.approval.quorum import Action, Vote, vote_from_json, vote_to_json
 

@@ -39,8 +39,9 @@ def answer_response(answer: Answer, headers: dict[str, str] | None = None) -> Re
         all_headers.setdefault("Cache-Control", "no-store")
     if answer.replayed:
         all_headers[REPLAYED_HEADER] = "true"
-    return Response(status_code=answer.status, content_type=answer.content_type, body=answer.body,
-                    headers=all_headers)
+    return Response(
+        status_code=answer.status, content_type=answer.content_type, body=answer.body, headers=all_headers
+    )
 
 
 def problem_response(status: int, body: str) -> Response[str]:

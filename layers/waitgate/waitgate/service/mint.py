@@ -76,8 +76,9 @@ def mint_interrupt_token(
     """A link to the node's pending interrupt: 404 no such run or node, 409 resolved, cancelled,
     completed or past its deadline."""
     record = pending_record(deps.store.load(run, node_id), deps.clock)
-    return link_for(record, request.intent, request.sub, deps.keyring, deps.clock.now(),
-                    ttl_links(request, deps.links))
+    return link_for(
+        record, request.intent, request.sub, deps.keyring, deps.clock.now(), ttl_links(request, deps.links)
+    )
 
 
 def ttl_links(request: MintRequest, links: LinkSettings) -> LinkSettings:
