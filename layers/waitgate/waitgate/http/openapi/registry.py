@@ -22,7 +22,8 @@ from waitgate.http.openapi.operations import (
 
 GATEWAY = (e.UnauthorizedError,)  # API Gateway's JWT authorizer (and the handler's own check)
 BODY = (e.ValidationFailedError, e.PayloadTooLargeError, e.UnsupportedMediaTypeError)
-STATE = (e.InterruptAlreadyResolvedError, e.AlreadyVotedError, e.IdempotencyKeyInFlightError)
+# idempotency_key_in_flight is never sent: a same-key request re-reads and replays (docs/idempotency.md)
+STATE = (e.InterruptAlreadyResolvedError, e.AlreadyVotedError)
 AWS = (e.TemporarilyUnavailableError,)
 KEPT = frozenset({409, 410})  # refusals an Idempotency-Key replays
 RESOLVED = (
@@ -160,7 +161,6 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 e.ForbiddenError,
                 e.NotFoundError,
                 e.InterruptAlreadyResolvedError,
-                e.IdempotencyKeyInFlightError,
                 e.IdempotencyKeyReusedError,
                 *AWS,
                 replayed=KEPT,
