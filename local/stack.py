@@ -14,6 +14,9 @@ from local import lambda_runtime
 from local.aws_clients import AwsClients
 from local.compute_resources import COMPUTE_CREATORS
 from local.data_resources import DATA_CREATORS
+from local.event_resources import EVENT_CREATORS
+from local.execution_events import execution_event_pump
+from local.faults import install_faults
 from local.function_environment import apply_environment, shared_environment
 from local.gateway import Gateway, GatewayServer
 from local.http_routes import routes_of
@@ -27,6 +30,7 @@ from local.pumps import Pump
 from local.resources import StackContext, create_all
 from local.running_instance import PidFile
 from local.sam_template import load_template, translate
+from local.schedule_pump import schedule_pump
 from local.stack_description import describe_stack
 from local.state_dir import StateDir
 from local.stream_dispatch import StreamDispatcher
@@ -34,7 +38,7 @@ from local.stream_dispatch import StreamDispatcher
 logger = logging.getLogger(__name__)
 STACK_NAME = "waitgate-local"
 OVERRIDE_PRINCIPALS = ["oncall-lead"]
-PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = []
+PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = [schedule_pump, execution_event_pump]
 
 
 class PortInUseError(Exception):
@@ -81,6 +85,7 @@ class LocalStack:
         _check_free(self.settings.aws_port, "WAITGATE_AWS_PORT")
         _check_free(self.settings.api_port, "WAITGATE_PORT")
         serialize_dynamodb_operations()
+        install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
         self._streams = StreamDispatcher()
         self._streams.install()
         self._moto = start_moto(self.settings.aws_port)
@@ -160,7 +165,7 @@ def create_template_resources(
     context = StackContext(
         AwsClients(LOCAL_REGION), STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID, registry, intrinsics
     )
-    create_all(context, translated["Resources"], {**DATA_CREATORS, **COMPUTE_CREATORS})
+    create_all(context, translated["Resources"], {**DATA_CREATORS, **COMPUTE_CREATORS, **EVENT_CREATORS})
     return sam_template, translated, context
 
 

@@ -8,13 +8,18 @@ DynamoDB streams are asynchronous anyway: one worker keeps the records in order.
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
+import time
 from typing import Any
 
 logger = logging.getLogger(__name__)
 _Delivery = tuple[Any, str, list[Any], str]
+MAX_RETRY_ATTEMPTS = 10
+BACKOFF_SECONDS = 0.05
+BACKOFF_CAP_SECONDS = 1.0
 
 
 class StreamDispatcher:
@@ -48,8 +53,38 @@ class StreamDispatcher:
 
     def _run(self) -> None:
         while (delivery := self._deliveries.get()) is not None:
-            backend, function_arn, items, source = delivery
+            self._deliver(*delivery)
+
+    def _deliver(self, backend: Any, function_arn: str, items: list[Any], source: str) -> None:
+        """As an event source mapping with ReportBatchItemFailures does: a failed batch (the handler
+        raised) is retried whole, a partial failure from its first failed record on, with backoff, up
+        to MAX_RETRY_ATTEMPTS (the template's MaximumRetryAttempts); the shard waits meanwhile."""
+        for attempt in range(MAX_RETRY_ATTEMPTS + 1):
             try:
-                self._original(backend, function_arn, items, source)
+                answer = self._original(backend, function_arn, items, source)
             except Exception:
                 logger.exception("stream delivery to %s failed", function_arn)
+                answer = None
+            first_failed = _first_failed(answer, items)
+            if first_failed is None:
+                return
+            items = items[first_failed:]
+            time.sleep(min(BACKOFF_CAP_SECONDS, BACKOFF_SECONDS * 2**attempt))
+        logger.error("stream delivery to %s gave up on %d record(s)", function_arn, len(items))
+
+
+def _first_failed(answer: Any, items: list[Any]) -> int | None:
+    """Where to retry from: None when the batch succeeded, 0 when the handler failed as a whole."""
+    try:
+        body = json.loads(answer) if answer else {}
+    except ValueError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    if "errorType" in body or answer is None:
+        return 0
+    failed = {entry.get("itemIdentifier") for entry in body.get("batchItemFailures") or []}
+    for index, item in enumerate(items):
+        if item.to_json()["dynamodb"].get("SequenceNumber") in failed:
+            return index
+    return None

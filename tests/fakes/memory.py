@@ -72,6 +72,18 @@ class MemoryStore:
             if not holds:
                 raise GuardFailedError(guard.label)
 
+    def mark_delivered(self, record: InterruptRecord, delivered_at: str) -> bool:
+        with self._lock:
+            current = self.interrupts.get((record.run, record.node_id))
+            if current is None or current.interrupt_id != record.interrupt_id:
+                return False
+            if current.status not in ("resolved", "expired") or current.delivery_outcome == "delivered":
+                return False
+            self.interrupts[(record.run, record.node_id)] = replace(
+                current, delivered_at=delivered_at, delivery_outcome="delivered", version=current.version + 1
+            )
+            return True
+
     def commit(self, change: RunChange) -> None:
         run = change.snapshot.run
         with self._lock:

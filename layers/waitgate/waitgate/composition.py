@@ -11,9 +11,11 @@ from typing import Any
 
 from waitgate.clock import SystemClock
 from waitgate.ids import UlidGenerator
-from waitgate.ports import Directory, Notifier
+from waitgate.ports import DeadlineScheduler, Directory, Notifier
 from waitgate.service.agent_decision import DecisionDependencies
 from waitgate.service.approvers import ApprovalConfig, NoDirectory
+from waitgate.service.delivery import DeliveryDependencies
+from waitgate.service.lifecycle import LifecycleDependencies
 from waitgate.service.mint import LinkSettings, MintDependencies
 from waitgate.service.notify import NotificationDependencies
 from waitgate.service.request import RequestDependencies
@@ -59,7 +61,35 @@ def request_dependencies() -> RequestDependencies:
         ids=UlidGenerator(),
         conversation_capability=settings().conversation_capability,
         notifications=notification_dependencies(),
+        deadlines=deadline_scheduler(),
     )
+
+
+def deadline_scheduler() -> DeadlineScheduler | None:
+    """EventBridge Scheduler when the template names the group, the target and its role; else none."""
+    from waitgate.adapters.scheduler_deadlines import SchedulerDeadlines
+
+    configured = settings()
+    wiring = (configured.schedule_group_name, configured.expire_function_arn, configured.scheduler_role_arn)
+    if not all(wiring):
+        return None
+    return SchedulerDeadlines(
+        aws_client("scheduler"),
+        configured.schedule_group_name,
+        configured.expire_function_arn,
+        configured.scheduler_role_arn,
+    )
+
+
+def delivery_dependencies() -> DeliveryDependencies:
+    return DeliveryDependencies(store=store(), workflow=workflow(), clock=SystemClock())
+
+
+def lifecycle_dependencies() -> LifecycleDependencies:
+    from waitgate.adapters.dynamodb_run_index import DynamoDbRunIndex
+
+    index = DynamoDbRunIndex(aws_client("dynamodb"), settings().table_name)
+    return LifecycleDependencies(store=store(), index=index, clock=SystemClock())
 
 
 @lru_cache(maxsize=1)

@@ -8,7 +8,19 @@ from typing import Any, Literal, Protocol
 
 from waitgate.approval import Memberships
 from waitgate.notices import InterruptNotice
-from waitgate.records import EventMode, EventPage, JSONObject, RunChange, RunRef, RunSnapshot, RunView
+from waitgate.records import (
+    EventMode,
+    EventPage,
+    ExecutionLink,
+    IdempotencyRef,
+    InterruptRecord,
+    JSONObject,
+    RunChange,
+    RunRef,
+    RunSnapshot,
+    RunView,
+    StoredAnswer,
+)
 
 
 class Clock(Protocol):
@@ -22,13 +34,31 @@ class IdGenerator(Protocol):
 
 
 class InterruptStore(Protocol):
-    def load(self, run: RunRef, node_id: str) -> RunView:
-        """The run's snapshot and the node's current interrupt, in one consistent read."""
+    def load(
+        self,
+        run: RunRef,
+        node_id: str,
+        idempotency: IdempotencyRef | None = None,
+        reentry_key: str | None = None,
+    ) -> RunView:
+        """The run's snapshot and the node's current interrupt (and the keyed request's earlier
+        answer, when `idempotency` is given; the re-entry key's record, when `reentry_key` is),
+        in one consistent read."""
+        ...
+
+    def save_answer(self, run: RunRef, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
+        """Keep an answer that changed nothing (a 409, a 410, a minted link); False if the key already
+        holds one (another request with the same key answered first)."""
         ...
 
     def commit(self, change: RunChange) -> None:
         """Write the change atomically; raise ConcurrentUpdateError if what was read has moved,
         GuardFailedError(label) if one of its guarded items did not hold."""
+        ...
+
+    def mark_delivered(self, record: InterruptRecord, delivered_at: str) -> bool:
+        """Mark the ended interrupt delivered (moving its version on) unless it was marked delivered
+        already or the node holds another interrupt now; False when nothing was marked."""
         ...
 
     def snapshot(self, run: RunRef) -> RunSnapshot | None:
@@ -70,3 +100,23 @@ class Notifier(Protocol):
     def notify_interrupt(self, notice: InterruptNotice) -> None:
         """Tell one recipient an interrupt waits for them (their own link); DeliveryFailedError when not."""
         ...
+
+
+class RunIndex(Protocol):
+    """Reads a run's end needs: which runs an execution carries, and a run's interrupts."""
+
+    def runs_of_execution(self, execution_name: str) -> tuple[ExecutionLink, ...]:
+        """The runs whose first request came from an execution of that name (every tenant)."""
+        ...
+
+    def interrupts_of_run(self, run: RunRef) -> tuple[InterruptRecord, ...]:
+        """Every node's current interrupt of the run."""
+        ...
+
+
+class DeadlineScheduler(Protocol):
+    def schedule_expiry(self, record: InterruptRecord) -> None:
+        """Arrange for the interrupt to be expired at its deadline (a one-time schedule).
+        DeliveryFailedError when it could not be arranged."""
+        ...
+

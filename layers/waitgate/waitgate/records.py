@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -91,6 +93,8 @@ class InterruptRecord:
     resolved_at: str | None = None
     votes: tuple[JSONObject, ...] = ()
     asks: tuple[JSONObject, ...] = field(default=())
+    delivered_at: str | None = None  # when the workflow was answered (or found gone); docs/durability.md
+    delivery_outcome: str | None = None  # delivered | task-gone
 
     @property
     def data(self) -> JSONObject:
@@ -116,11 +120,67 @@ class RunEvent:
 
 
 @dataclass(frozen=True)
+class IdempotencyRef:
+    """A caller's Idempotency-Key for one operation on one run, and what the request asked.
+
+    The scope is (operation, caller identity, key): two callers never collide. The record lives in the
+    run's own partition, so it is read in the same round trip as the interrupt it answers about.
+    """
+
+    operation: str
+    caller: str
+    key: str
+    fingerprint: str  # a digest of the request's meaning: path parameters and canonical body
+
+    @property
+    def record_id(self) -> str:
+        scope = json.dumps([self.operation, self.caller, self.key], separators=(",", ":"))
+        return hashlib.sha256(scope.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """The answer first given to a keyed request, kept byte for byte for its replays."""
+
+    fingerprint: str
+    status: int
+    body: str
+    content_type: str
+    expires_at_epoch: int  # DynamoDB TTL: 24 h after the first answer
+
+
+@dataclass(frozen=True)
+class ReentryKey:
+    """The `KEY#<key>` record of a run: the interrupt that introduced the key and, once it ended, how.
+
+    Written in the same transaction as the events that change it, so it is a projection of the event
+    log that can never disagree with it (docs/durability.md)."""
+
+    run: RunRef
+    key: str
+    interrupt_id: str
+    node_id: str
+    status: InterruptStatus = "pending"
+    resume_value: Any = None
+
+
+@dataclass(frozen=True)
+class ExecutionLink:
+    """Which run a Step Functions execution carries: its end names the execution, never the tenant."""
+
+    execution_name: str
+    run: RunRef
+    execution_arn: str | None = None  # known when the Task passes $$.Execution.Id
+
+
+@dataclass(frozen=True)
 class RunView:
     """What one read returns for a use case: the snapshot and the node's current interrupt."""
 
     snapshot: RunSnapshot | None
     interrupt: InterruptRecord | None
+    answer: StoredAnswer | None = None  # the keyed request's earlier answer, when asked for
+    reentry: ReentryKey | None = None  # the re-entry key's record, when asked for
 
 
 @dataclass(frozen=True)
@@ -147,6 +207,8 @@ class RunChange:
     expected_interrupt_version: int | None = None  # None: the node item must not exist yet
     events: tuple[RunEvent, ...] = ()
     guarded: tuple[GuardedItem, ...] = ()
+    answer: tuple[IdempotencyRef, StoredAnswer] | None = None  # committed with the change it answers
+    reentry: ReentryKey | None = None  # written unless another interrupt holds the key
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ class Settings(BaseModel):
     conversation_capability: bool = True
     token_lifetime_seconds: int = Field(default=1800, ge=60)
     escalation_threshold: float = Field(default=0.7, ge=0, le=1)
+    schedule_group_name: str = ""  # deadlines: EventBridge Scheduler group, target and its role
+    expire_function_arn: str = ""
+    scheduler_role_arn: str = ""
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -44,6 +47,9 @@ class Settings(BaseModel):
             conversation_capability=env.get("CONVERSATION_CAPABILITY", "on") == "on",
             token_lifetime_seconds=int(env.get("TOKEN_LIFETIME_SECONDS") or 1800),
             escalation_threshold=float(env.get("ESCALATION_THRESHOLD") or 0.7),
+            schedule_group_name=env.get("SCHEDULE_GROUP_NAME", ""),
+            expire_function_arn=env.get("EXPIRE_FUNCTION_ARN", ""),
+            scheduler_role_arn=env.get("SCHEDULER_ROLE_ARN", ""),
         )
 
 

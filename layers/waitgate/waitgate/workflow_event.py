@@ -18,6 +18,7 @@ class WorkflowTaskEvent(BaseModel):
     tenant_id: str | None = Field(default=None, alias="tenantId")
     interrupt: Any
     configurable: dict[str, Any] | None = None
+    execution_arn: str | None = Field(default=None, alias="executionArn", max_length=2048)
 
 
 def parse_workflow_event(event: Any) -> WorkflowTaskEvent:

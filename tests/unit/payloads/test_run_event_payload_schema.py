@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from waitgate.payloads.run_events import RUN_EVENT_PAYLOADS, event_types, payload_problems
 from waitgate.schemas import load_schema
 
@@ -54,5 +55,11 @@ def test_every_type_the_service_writes_is_registered() -> None:
         "agent.decided",
         "interrupt.voted",
         "interrupt.asked",
+        "interrupt.expired",
+        "interrupt.cancelled",
+        "interrupt.replayed",
+        "interrupt.delivered",
+        "interrupt.delivery_failed",
+        "run.status_changed",
     }
     assert written <= set(event_types())

@@ -8,6 +8,7 @@ from typing import Any
 from waitgate.records import (
     GuardedItem,
     InterruptRecord,
+    ReentryKey,
     RunEvent,
     RunRef,
     RunSnapshot,
@@ -23,6 +24,10 @@ def run_pk(run: RunRef) -> str:
 
 def node_sk(node_id: str) -> str:
     return f"NODE#{node_id}"
+
+
+def reentry_sk(key: str) -> str:
+    return f"KEY#{key}"
 
 
 def event_sk(seq: int) -> str:
@@ -101,6 +106,8 @@ def interrupt_item(record: InterruptRecord) -> Item:
     )
     _optional(item, "deadline", record.deadline)
     _optional(item, "resolvedAt", record.resolved_at)
+    _optional(item, "deliveredAt", record.delivered_at)
+    _optional(item, "deliveryOutcome", record.delivery_outcome)
     if record.resume_value is not None or record.status == "resolved":
         item["resumeValue"] = _json(record.resume_value)
     return item
@@ -123,6 +130,53 @@ def interrupt_from_item(item: Item) -> InterruptRecord:
         resolved_at=item.get("resolvedAt", {}).get("S"),
         votes=tuple(json.loads(item["votes"]["S"])),
         asks=tuple(json.loads(item["asks"]["S"])),
+        delivered_at=item.get("deliveredAt", {}).get("S"),
+        delivery_outcome=item.get("deliveryOutcome", {}).get("S"),
+    )
+
+
+def delivered_update(table: str, record: InterruptRecord, delivered_at: str) -> dict[str, Any]:
+    """UpdateItem: deliveredAt on the node item, if it still holds this interrupt, ended and not yet
+    marked delivered (a `task-gone` mark yields to a real delivery); the version moves on."""
+    return {
+        "TableName": table,
+        "Key": key_of(run_pk(record.run), node_sk(record.node_id)),
+        "UpdateExpression": "SET deliveredAt = :at, deliveryOutcome = :delivered, version = version + :one",
+        "ConditionExpression": "interruptId = :id AND #status IN (:resolved, :expired)"
+        " AND (attribute_not_exists(deliveredAt) OR deliveryOutcome = :gone)",
+        "ExpressionAttributeNames": {"#status": "status"},
+        "ExpressionAttributeValues": {
+            ":at": _s(delivered_at),
+            ":delivered": _s("delivered"),
+            ":one": _n(1),
+            ":id": _s(record.interrupt_id),
+            ":resolved": _s("resolved"),
+            ":expired": _s("expired"),
+            ":gone": _s("task-gone"),
+        },
+    }
+
+
+def reentry_item(entry: ReentryKey) -> Item:
+    item = key_of(run_pk(entry.run), reentry_sk(entry.key))
+    item.update(
+        interruptId=_s(entry.interrupt_id),
+        nodeId=_s(entry.node_id),
+        status=_s(entry.status),
+    )
+    if entry.status == "resolved":
+        item["resumeValue"] = _json(entry.resume_value)
+    return item
+
+
+def reentry_from_item(run: RunRef, key: str, item: Item) -> ReentryKey:
+    return ReentryKey(
+        run=run,
+        key=key,
+        interrupt_id=item["interruptId"]["S"],
+        node_id=item["nodeId"]["S"],
+        status=item["status"]["S"],
+        resume_value=json.loads(item["resumeValue"]["S"]) if "resumeValue" in item else None,
     )
 
 

@@ -6,10 +6,22 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from waitgate.adapters import dynamodb_answers as answers
 from waitgate.adapters import dynamodb_items as items
 from waitgate.adapters.aws_errors import THROTTLING_CODES, error_code
 from waitgate.errors import ConcurrentUpdateError, GuardFailedError, TemporarilyUnavailableError
-from waitgate.records import EventMode, EventPage, RunChange, RunRef, RunSnapshot, RunView
+from waitgate.records import (
+    EventMode,
+    EventPage,
+    IdempotencyRef,
+    InterruptRecord,
+    ReentryKey,
+    RunChange,
+    RunRef,
+    RunSnapshot,
+    RunView,
+    StoredAnswer,
+)
 
 Client = Any  # a boto3 DynamoDB client
 
@@ -19,22 +31,53 @@ class DynamoDbStore:
         self._client = client
         self._table = table_name
 
-    def load(self, run: RunRef, node_id: str) -> RunView:
+    def load(
+        self,
+        run: RunRef,
+        node_id: str,
+        idempotency: IdempotencyRef | None = None,
+        reentry_key: str | None = None,
+    ) -> RunView:
         pk = items.run_pk(run)
         wanted = [items.key_of(pk, items.SNAPSHOT_SK), items.key_of(pk, items.node_sk(node_id))]
+        if reentry_key is not None:
+            wanted.append(items.key_of(pk, items.reentry_sk(reentry_key)))
+        if idempotency is not None:
+            wanted.append(answers.answer_key(run, idempotency))
         found = self._batch_get(wanted)
         snapshot = found.get(items.SNAPSHOT_SK)
         interrupt = found.get(items.node_sk(node_id))
+        answer = found.get(answers.answer_sk(idempotency)) if idempotency is not None else None
         return RunView(
             snapshot=items.snapshot_from_item(snapshot) if snapshot else None,
             interrupt=items.interrupt_from_item(interrupt) if interrupt else None,
+            answer=answers.answer_from_item(answer) if answer else None,
+            reentry=_reentry(run, reentry_key, found),
         )
+
+    def save_answer(self, run: RunRef, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
+        try:
+            self._client.put_item(**answers.answer_put(self._table, run, ref, answer))
+        except ClientError as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise _translate(error) from error
+        return True
 
     def commit(self, change: RunChange) -> None:
         try:
             self._client.transact_write_items(TransactItems=_transaction(self._table, change))
         except ClientError as error:
             raise _failed_guard(error, change) or _translate(error) from error
+
+    def mark_delivered(self, record: InterruptRecord, delivered_at: str) -> bool:
+        try:
+            self._client.update_item(**items.delivered_update(self._table, record, delivered_at))
+        except ClientError as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise _translate(error) from error
+        return True
 
     def snapshot(self, run: RunRef) -> RunSnapshot | None:
         key = items.key_of(items.run_pk(run), items.SNAPSHOT_SK)
@@ -98,7 +141,11 @@ def _transaction(table: str, change: RunChange) -> list[dict[str, Any]]:
                 }
             }
         )
+    if change.reentry is not None:
+        writes.append(_reentry_put(table, change))
     writes.extend(items.guarded_write(table, guard) for guard in change.guarded)
+    if change.answer is not None:
+        writes.append({"Put": answers.answer_put(table, change.snapshot.run, *change.answer)})
     return writes
 
 
@@ -122,6 +169,24 @@ def _interrupt_put(table: str, change: RunChange) -> dict[str, Any]:
         put["ConditionExpression"] = "version = :version"
         put["ExpressionAttributeValues"] = {":version": {"N": str(change.expected_interrupt_version)}}
     return {"Put": put}
+
+
+def _reentry_put(table: str, change: RunChange) -> dict[str, Any]:
+    """The key's record: new, or the one of the same interrupt (a key never changes hands)."""
+    assert change.reentry is not None
+    return {
+        "Put": {
+            "TableName": table,
+            "Item": items.reentry_item(change.reentry),
+            "ConditionExpression": "attribute_not_exists(pk) OR interruptId = :owner",
+            "ExpressionAttributeValues": {":owner": {"S": change.reentry.interrupt_id}},
+        }
+    }
+
+
+def _reentry(run: RunRef, key: str | None, found: dict[str, items.Item]) -> ReentryKey | None:
+    item = found.get(items.reentry_sk(key)) if key is not None else None
+    return items.reentry_from_item(run, key, item) if key is not None and item else None
 
 
 def _failed_guard(error: ClientError, change: RunChange) -> GuardFailedError | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, Literal
@@ -12,22 +13,26 @@ from waitgate.errors import (
     ConcurrentUpdateError,
     GuardFailedError,
     InterruptPayloadInvalidError,
+    TaskGoneError,
     WaitgateError,
 )
 from waitgate.payloads import parse_interrupt_payload, snapshot_status_for
-from waitgate.ports import Clock, IdGenerator, InterruptStore, Workflow
+from waitgate.ports import Clock, DeadlineScheduler, IdGenerator, InterruptStore, Workflow
 from waitgate.records import (
     DEFAULT_TENANT,
     InterruptRecord,
     JSONObject,
+    ReentryKey,
     RunChange,
     RunRef,
     RunSnapshot,
     RunView,
     check_node_id,
 )
-from waitgate.service import conversation, event_log
+from waitgate.service import conversation, event_log, reentry
+from waitgate.service.lifecycle_links import EXECUTION_LINK, execution_link_guard
 from waitgate.service.notify import NotificationDependencies, announce
+from waitgate.service.reentry import KeySupersededError
 from waitgate.workflow_event import parse_workflow_event
 
 MAX_ATTEMPTS = 8
@@ -40,13 +45,15 @@ class InterruptRequest:
     node_id: str
     interrupt: Any
     configurable: JSONObject | None = None
+    execution_arn: str | None = None
 
 
 @dataclass(frozen=True)
 class RequestOutcome:
-    status: Literal["requested", "rejected", "taken-over"]
+    status: Literal["requested", "rejected", "taken-over", "replayed"]
     interrupt_id: str | None = None
     record: InterruptRecord | None = None
+    replay: ReentryKey | None = None  # the ended key whose answer a replay gives again
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,7 @@ class RequestDependencies:
     ids: IdGenerator
     conversation_capability: bool = True
     notifications: NotificationDependencies | None = None  # None: nobody is notified
+    deadlines: DeadlineScheduler | None = None  # None: deadlines hold on resolve, nobody fails the task
 
 
 def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> RequestOutcome:
@@ -69,20 +77,32 @@ def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> R
         return RequestOutcome(status="rejected")
     payload: JSONObject = request.interrupt  # stored verbatim: interrupt.requested carries it as sent
     for _ in range(MAX_ATTEMPTS):
-        view = deps.store.load(request.run, request.node_id)
-        outcome, change = _plan(request, payload, model.kind, view, deps)
+        view = deps.store.load(request.run, request.node_id, reentry_key=payload["key"])
         try:
+            outcome, change = _plan(request, payload, model.kind, view, deps)
             deps.store.commit(change)
         except ConcurrentUpdateError:
             continue
+        except KeySupersededError as superseded:
+            deps.workflow.send_failure(request.task_token, superseded.code, superseded.detail)
+            return RequestOutcome(status="rejected")
         except GuardFailedError as failed:
+            if failed.label == EXECUTION_LINK:
+                continue
             refusal = conversation.guard_error(failed.label, payload)
             deps.workflow.send_failure(request.task_token, refusal.code, refusal.detail)
             return RequestOutcome(status="rejected")
-        if outcome.status == "requested" and outcome.record is not None:
-            announce(outcome.record, deps.notifications, deps.clock)  # a take-over notifies nobody
+        _after_commit(outcome, request, deps)
         return outcome
     raise ConcurrentUpdateError("The run kept changing while the interrupt was requested.")
+
+
+def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: RequestDependencies) -> None:
+    if outcome.status == "requested" and outcome.record is not None:
+        announce(outcome.record, deps.notifications, deps.clock)  # a take-over notifies nobody
+    elif outcome.replay is not None:
+        with suppress(TaskGoneError):  # the asking task is gone already: nobody waits for the answer
+            reentry.answer_replay(outcome.replay, request.task_token, deps.workflow)
 
 
 def _plan(
@@ -93,9 +113,45 @@ def _plan(
     deps: RequestDependencies,
 ) -> tuple[RequestOutcome, RunChange]:
     snapshot = view.snapshot or RunSnapshot.new(request.run)
+    entry = view.reentry
+    if entry is not None and view.snapshot is not None:
+        return _reenter(request, view.snapshot, entry, view, deps)
     current = view.interrupt
     if current and current.status == "pending" and current.key == payload["key"]:
-        return _take_over(request, snapshot, current)
+        change = reentry.take_over(snapshot, current, request.task_token)
+        return RequestOutcome("taken-over", current.interrupt_id, change.interrupt), change
+    record = _new_record(request, payload, kind, current, deps)
+    entries = event_log.with_legacy("interrupt.requested", kind, payload, request.node_id)
+    snapshot, events = event_log.append(snapshot, record.requested_at, entries)
+    snapshot = replace(
+        snapshot,
+        status=snapshot_status_for(kind),
+        current_node_id=request.node_id,
+        pending_interrupt_id=record.interrupt_id,
+    )
+    guards = conversation.request_guards(request.run, payload, record.requested_at)
+    if view.snapshot is None:
+        guards += (execution_link_guard(request.run, request.execution_arn, record.requested_at),)
+    change = RunChange(
+        snapshot=snapshot,
+        interrupt=record,
+        expected_interrupt_version=current.version if current else None,
+        events=events,
+        guarded=guards,
+        reentry=reentry.pending_key(record),
+    )
+    return RequestOutcome("requested", record.interrupt_id, record), change
+
+
+def _new_record(
+    request: InterruptRequest,
+    payload: JSONObject,
+    kind: str,
+    current: InterruptRecord | None,
+    deps: RequestDependencies,
+) -> InterruptRecord:
+    """The interrupt to suspend on; its deadline is scheduled before the commit, so no committed
+    interrupt lacks its expiry (a schedule whose interrupt never commits fires and changes nothing)."""
     now = deps.clock.now()
     record = InterruptRecord(
         run=request.run,
@@ -109,31 +165,30 @@ def _plan(
         version=current.version + 1 if current else 1,
         deadline=_deadline(now, payload.get("timeoutMs")),
     )
-    entries = event_log.with_legacy("interrupt.requested", kind, payload, request.node_id)
-    snapshot, events = event_log.append(snapshot, record.requested_at, entries)
-    snapshot = replace(
-        snapshot,
-        status=snapshot_status_for(kind),
-        current_node_id=request.node_id,
-        pending_interrupt_id=record.interrupt_id,
-    )
-    change = RunChange(
-        snapshot=snapshot,
-        interrupt=record,
-        expected_interrupt_version=current.version if current else None,
-        events=events,
-        guarded=conversation.request_guards(request.run, payload, record.requested_at),
-    )
-    return RequestOutcome("requested", record.interrupt_id, record), change
+    if record.deadline is not None and deps.deadlines is not None:
+        deps.deadlines.schedule_expiry(record)
+    return record
 
 
-def _take_over(
-    request: InterruptRequest, snapshot: RunSnapshot, current: InterruptRecord
+def _reenter(
+    request: InterruptRequest,
+    snapshot: RunSnapshot,
+    entry: ReentryKey,
+    view: RunView,
+    deps: RequestDependencies,
 ) -> tuple[RequestOutcome, RunChange]:
-    """The same key is still pending (a retried state, a Lambda retry): adopt the new task token."""
-    adopted = replace(current, task_token=request.task_token, version=current.version + 1)
-    change = RunChange(snapshot=snapshot, interrupt=adopted, expected_interrupt_version=current.version)
-    return RequestOutcome("taken-over", current.interrupt_id, adopted), change
+    """The key was asked before in this run: give its answer again, or take its interrupt over."""
+    if entry.status != "pending":
+        change = reentry.replay_change(snapshot, entry, request.node_id, deps.clock)
+        return RequestOutcome("replayed", entry.interrupt_id, replay=entry), change
+    holder = view if entry.node_id == request.node_id else deps.store.load(request.run, entry.node_id)
+    current = holder.interrupt
+    if current is None or current.interrupt_id != entry.interrupt_id or current.status != "pending":
+        if current is not None and current.interrupt_id != entry.interrupt_id:
+            raise KeySupersededError(f"The interrupt with key {entry.key!r} was replaced at its node.")
+        raise ConcurrentUpdateError("The key's interrupt is ending.")
+    change = reentry.take_over(holder.snapshot or snapshot, current, request.task_token)
+    return RequestOutcome("taken-over", current.interrupt_id, change.interrupt), change
 
 
 def _deadline(now: Any, timeout_ms: Any) -> str | None:
@@ -153,6 +208,7 @@ def request_from_task_event(event: Any, deps: RequestDependencies) -> RequestOut
             node_id=check_node_id(task.node_id),
             interrupt=task.interrupt,
             configurable=task.configurable,
+            execution_arn=task.execution_arn,
         )
     except WaitgateError as error:
         if not isinstance(task_token, str) or not task_token:

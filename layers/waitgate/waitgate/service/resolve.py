@@ -13,14 +13,14 @@ from waitgate.errors import (
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
     NotFoundError,
-    TaskGoneError,
 )
 from waitgate.identity import Caller
 from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Workflow
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
-from waitgate.service import conversation, event_log
+from waitgate.service import conversation, event_log, reentry
 from waitgate.service.approvers import ApprovalConfig, NoDirectory, eligibility_of
 from waitgate.service.decision import Decision, decide
+from waitgate.service.delivery import DeliveryDependencies, deliver
 from waitgate.service.event_log import EventEntry
 from waitgate.service.resume_rules import validated_resume
 
@@ -69,25 +69,53 @@ class ResolveDependencies:
     notifier: Notifier | None = None  # None: asks are recorded, nobody is told
 
 
+@dataclass(frozen=True)
+class ResolvePlan:
+    """What one attempt will commit, and what it means once committed."""
+
+    record: InterruptRecord
+    decision: Decision
+    change: RunChange
+
+    def outcome(self) -> ResolveOutcome:
+        """The answer's content, known before the commit (delivery does not change it)."""
+        record, decision = self.record, self.decision
+        if not decision.resolved:
+            return ResolveOutcome("pending", record.run.run_id, record.node_id, record.interrupt_id)
+        return ResolveOutcome("resolved", record.run.run_id, record.node_id, record.interrupt_id,
+                              decision.resume_value)
+
+
 def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> ResolveOutcome:
     """Commit the resolution once (conditional transaction), then deliver it to the workflow."""
     for _ in range(MAX_ATTEMPTS):
         view = deps.store.load(command.run, command.node_id)
-        record = pending_interrupt(view, command, deps.clock)
-        decision, now = _decision(record, command, deps)
-        if decision.resolved:
-            change = _resolution(view, decision.record, decision.resume_value, now)
-        else:
-            change = _recorded(view, decision.record, decision.events, now)
+        plan = plan_resolve(view, command, deps)
         try:
-            deps.store.commit(change)
+            deps.store.commit(plan.change)
         except ConcurrentUpdateError:
             continue
-        if not decision.resolved:
-            _tell_agent_side(record, decision, deps.notifier)
-            return ResolveOutcome("pending", record.run.run_id, record.node_id, record.interrupt_id)
-        return _deliver(record, decision.resume_value, deps.workflow)
+        return after_commit(plan, deps)
     raise ConcurrentUpdateError("The interrupt kept changing while it was resolved.")
+
+
+def plan_resolve(view: RunView, command: ResolveCommand, deps: ResolveDependencies) -> ResolvePlan:
+    """Everything but the write: the checks (404, 409, 410, 403, 400) and what the answer decides."""
+    record = pending_interrupt(view, command, deps.clock)
+    decision, now = _decision(record, command, deps)
+    if decision.resolved:
+        change = _resolution(view, decision.record, decision.resume_value, now)
+    else:
+        change = _recorded(view, decision.record, decision.events, now)
+    return ResolvePlan(record, decision, change)
+
+
+def after_commit(plan: ResolvePlan, deps: ResolveDependencies) -> ResolveOutcome:
+    """Committed is decided: deliver a resolution, or tell the agent side of a question."""
+    if not plan.decision.resolved:
+        _tell_agent_side(plan.record, plan.decision, deps.notifier)
+        return plan.outcome()
+    return _deliver(plan.record, plan.decision.resume_value, deps, plan.change)
 
 
 def _decision(
@@ -166,6 +194,7 @@ def _resolution(view: RunView, record: InterruptRecord, resume_value: Any, now: 
         expected_interrupt_version=record.version,
         events=events,
         guarded=conversation.resolution_guards(record, now),
+        reentry=reentry.ended_key(resolved),
     )
 
 
@@ -181,12 +210,17 @@ def _recorded(view: RunView, record: InterruptRecord, entries: tuple[EventEntry,
     )
 
 
-def _deliver(record: InterruptRecord, resume_value: Any, workflow: Workflow) -> ResolveOutcome:
-    """Committed is decided; a task that is gone or a failed send does not undo the decision."""
-    delivered = True
+def _deliver(
+    record: InterruptRecord, resume_value: Any, deps: ResolveDependencies, committed: RunChange
+) -> ResolveOutcome:
+    """Committed is decided; a task that is gone or a failed send does not undo the decision (a failed
+    send is left to the outbox: the stream consumer delivers what is committed but not delivered)."""
+    resolved = replace(record, status="resolved", resume_value=resume_value)
     try:
-        workflow.send_success(record.task_token, resume_value)
-    except (TaskGoneError, DeliveryFailedError):
+        sender = DeliveryDependencies(deps.store, deps.workflow, deps.clock)
+        outcome = deliver(resolved, sender, "inline", committed)
+        delivered = outcome == "delivered"
+    except DeliveryFailedError:
         delivered = False
     return ResolveOutcome(
         status="resolved",

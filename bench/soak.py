@@ -1,0 +1,198 @@
+"""Soak: 500 interrupts on a local stack whose SendTaskSuccess calls fail 20% of the time (injected
+throttling, local/faults.py) → every execution SUCCEEDED with its own value, delivered inline or by
+the outbox (docs/durability.md). Bounded: gives up after SOAK_LIMIT_SECONDS."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+from bench.report import Row
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+INTERRUPTS = int(os.environ.get("SOAK_INTERRUPTS") or 500)
+FAULTS = "send_task_success:0.2"
+SOAK_LIMIT_SECONDS = 900
+READY_PREFIX = "waitgate local stack ready: "
+WAVE = 50
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Stack:
+    """`python -m local dev` with the faults switched on, in a state directory of its own."""
+
+    def __init__(self) -> None:
+        self.state = Path(tempfile.mkdtemp(prefix="waitgate-soak-"))
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "WAITGATE_"))}
+        self.env.update(
+            WAITGATE_STATE_DIR=str(self.state),
+            WAITGATE_PORT=str(_free_port()),
+            WAITGATE_AWS_PORT=str(_free_port()),
+            WAITGATE_FAULTS=FAULTS,
+            PYTHONUNBUFFERED="1",
+        )
+        command = [sys.executable, "-m", "local", "dev"]
+        self.process = subprocess.Popen(
+            command, cwd=REPO_ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if line.startswith(READY_PREFIX):
+                break
+        else:
+            raise RuntimeError("the local stack did not start")
+        subprocess.Popen(
+            ["cat"], stdin=self.process.stdout, stdout=subprocess.DEVNULL
+        )  # keep the pipe drained
+        self.description: dict[str, Any] = json.loads((self.state / "local.json").read_text())
+
+    def client(self, service: str) -> Any:
+        return boto3.client(
+            service,
+            endpoint_url=self.description["awsEndpointUrl"],
+            region_name=self.description["region"],
+            aws_access_key_id="local",
+            aws_secret_access_key="local",
+        )
+
+    def jwt(self) -> str:
+        arguments = ["dev-jwt", "--sub", "soak", "--scope", "approvals:respond runs:read"]
+        answer = subprocess.run(
+            [sys.executable, "-m", "local", *arguments],
+            cwd=REPO_ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+        return answer.stdout.strip()
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def _resolve(stack: Stack, token: str, run_id: str, value: dict[str, Any], deadline: float) -> int:
+    """POST the run's resolve once its interrupt is there (404 until the Task has asked). A timed-out
+    POST is sent again with the same Idempotency-Key, so a retry replays the first answer."""
+    body = json.dumps({"resumeValue": value}).encode()
+    url = f"{stack.description['apiUrl']}/runs/{run_id}/interrupts/Interrupt"
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Content-Type": "application/json",
+        "Idempotency-Key": f"soak-{run_id}",
+    }
+    while time.monotonic() < deadline:
+        request = urllib.request.Request(url, data=body, method="POST", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return int(answer.status)
+        except urllib.error.HTTPError as error:
+            if error.code not in (404, 409) or "in_flight" in error.read().decode(errors="replace"):
+                return int(error.code)
+        except (TimeoutError, urllib.error.URLError):
+            pass  # the stack is busy: the same key again
+        time.sleep(0.2)
+    return 0
+
+
+def _soak(stack: Stack) -> tuple[int, int, int, float]:
+    sfn = stack.client("stepfunctions")
+    machine = stack.description["stateMachines"]["interrupt"]
+    token = stack.jwt()
+    started = time.monotonic()
+    deadline = started + SOAK_LIMIT_SECONDS
+    runs = {f"soak-{uuid.uuid4().hex[:12]}": {"n": n} for n in range(INTERRUPTS)}
+    interrupt = {"kind": "custom", "key": "soak", "data": {"customKind": "bench.soak"}}
+    arns: dict[str, str] = {}
+    statuses: list[int] = []
+    names = list(runs)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for start in range(0, len(names), WAVE):  # waves keep the 2-CPU local stack responsive
+            wave = names[start : start + WAVE]
+            for run_id in wave:
+                arns[run_id] = sfn.start_execution(
+                    stateMachineArn=machine, name=run_id, input=json.dumps({"interrupt": interrupt})
+                )["executionArn"]
+            statuses += pool.map(lambda r: _resolve(stack, token, r, runs[r], deadline), wave)
+    resolved = sum(1 for status in statuses if status == 200)
+    succeeded, right = 0, 0
+    for run_id, arn in arns.items():
+        while time.monotonic() < deadline:
+            execution = sfn.describe_execution(executionArn=arn)
+            if execution["status"] != "RUNNING":
+                break
+            time.sleep(0.2)
+        succeeded += execution["status"] == "SUCCEEDED"
+        right += execution["status"] == "SUCCEEDED" and json.loads(execution["output"]) == runs[run_id]
+    return resolved, succeeded, right, time.monotonic() - started
+
+
+def _outbox_deliveries(stack: Stack) -> int:
+    table = stack.description["tableNames"]["InterruptsTable"]
+    pages = (
+        stack.client("dynamodb")
+        .get_paginator("scan")
+        .paginate(
+            TableName=table,
+            FilterExpression="#t = :delivered",
+            ExpressionAttributeNames={"#t": "type"},
+            ExpressionAttributeValues={":delivered": {"S": "interrupt.delivered"}},
+        )
+    )
+    return sum(len(page["Items"]) for page in pages)
+
+
+def run() -> list[Row]:
+    stack = Stack()
+    try:
+        resolved, succeeded, right, seconds = _soak(stack)
+        by_outbox = _outbox_deliveries(stack)
+    finally:
+        stack.stop()
+    note = f"{INTERRUPTS} interrupts, {FAULTS} injected, local stack"
+    return [
+        Row(
+            "soak",
+            "resolves answered 200",
+            resolved,
+            "count",
+            f"= {INTERRUPTS}",
+            resolved == INTERRUPTS,
+            note,
+        ),
+        Row("soak", "executions SUCCEEDED", succeeded, "count", f"= {INTERRUPTS}", succeeded == INTERRUPTS),
+        Row("soak", "outputs = their resume value", right, "count", f"= {INTERRUPTS}", right == INTERRUPTS),
+        Row("soak", "delivered by the outbox", by_outbox, "count", "", None, "inline send throttled"),
+        Row(
+            "soak",
+            "wall time",
+            round(seconds, 1),
+            "s",
+            f"< {SOAK_LIMIT_SECONDS}",
+            seconds < SOAK_LIMIT_SECONDS,
+        ),
+    ]

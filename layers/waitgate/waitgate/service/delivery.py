@@ -1,0 +1,127 @@
+"""Delivering a committed ending to the workflow (the outbox): inline right after the commit, or later
+by the stream consumer for whatever was committed but not delivered (docs/durability.md).
+
+A resolved interrupt is answered with SendTaskSuccess(resumeValue), an expired one with
+SendTaskFailure(InterruptTimedOut). Once sent (or once Step Functions says the task is gone) the node
+item gets `deliveredAt` + `deliveryOutcome`: after a resolver's own send, with one conditional update;
+otherwise (the outbox, the expiry, a task gone) with an `interrupt.delivered` or
+`interrupt.delivery_failed` debug event, in one conditional transaction. A throttled or failed send leaves
+the item undelivered: DeliveryFailedError reaches the caller, and the outbox tries again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from waitgate.clock import rfc3339
+from waitgate.errors import ConcurrentUpdateError, TaskGoneError
+from waitgate.ports import Clock, InterruptStore, Workflow
+from waitgate.records import InterruptRecord, JSONObject, RunChange, RunRef, RunView
+from waitgate.service import event_log
+
+TIMED_OUT = "InterruptTimedOut"
+DELIVERED = "delivered"
+TASK_GONE = "task-gone"
+ENDED_STATUSES = frozenset({"resolved", "expired"})
+MAX_ATTEMPTS = 8
+Via = Literal["inline", "outbox", "expiry"]
+DeliveryResult = Literal["delivered", "task-gone", "already-delivered", "not-ended", "superseded"]
+
+
+@dataclass(frozen=True)
+class DeliveryDependencies:
+    store: InterruptStore
+    workflow: Workflow
+    clock: Clock
+
+
+def deliver(
+    record: InterruptRecord, deps: DeliveryDependencies, via: Via, committed: RunChange | None = None
+) -> DeliveryResult:
+    """Send the committed ending and record the outcome; DeliveryFailedError propagates (retry later).
+    `committed`: the change that just ended the interrupt, so the mark needs no read first."""
+    try:
+        send_ending(record, deps.workflow)
+    except TaskGoneError as gone:
+        reason = str(gone.extensions.get("aws_code", ""))
+        record_delivery(record, deps, TASK_GONE, via, reason, committed)
+        return "task-gone"
+    if via == "inline":
+        # The common case stays cheap: one conditional update, no event (docs/durability.md).
+        deps.store.mark_delivered(record, rfc3339(deps.clock.now()))
+    else:
+        record_delivery(record, deps, DELIVERED, via, committed=committed)
+    return "delivered"
+
+
+def deliver_undelivered(
+    run: RunRef, node_id: str, interrupt_id: str, deps: DeliveryDependencies
+) -> DeliveryResult:
+    """The outbox: re-read the item (consistently) and deliver it unless that was done already."""
+    record = deps.store.load(run, node_id).interrupt
+    if record is None or record.interrupt_id != interrupt_id:
+        return "superseded"
+    if record.status not in ENDED_STATUSES:
+        return "not-ended"
+    if record.delivered_at is not None:
+        return "already-delivered"
+    return deliver(record, deps, "outbox")
+
+
+def send_ending(record: InterruptRecord, workflow: Workflow) -> None:
+    if record.status == "expired":
+        cause = f"The interrupt's deadline ({record.deadline}) passed before it was resolved."
+        workflow.send_failure(record.task_token, TIMED_OUT, cause)
+    else:
+        workflow.send_success(record.task_token, record.resume_value)
+
+
+def record_delivery(
+    record: InterruptRecord,
+    deps: DeliveryDependencies,
+    outcome: str,
+    via: Via,
+    reason: str = "",
+    committed: RunChange | None = None,
+) -> None:
+    """Mark the node item once; a success may overwrite an earlier `task-gone` (someone else's send
+    raced ours and lost), never the other way round."""
+    known = _view_after(committed)
+    for _ in range(MAX_ATTEMPTS):
+        view, known = known or deps.store.load(record.run, record.node_id), None
+        current = view.interrupt
+        if view.snapshot is None or current is None or current.interrupt_id != record.interrupt_id:
+            return
+        if current.delivered_at is not None and not (
+            outcome == DELIVERED and current.delivery_outcome == TASK_GONE
+        ):
+            return
+        now = rfc3339(deps.clock.now())
+        marked = replace(current, delivered_at=now, delivery_outcome=outcome, version=current.version + 1)
+        snapshot, events = event_log.append(view.snapshot, now, [_event(current, outcome, via, reason)])
+        change = RunChange(
+            snapshot=snapshot, interrupt=marked, expected_interrupt_version=current.version, events=events
+        )
+        try:
+            deps.store.commit(change)
+        except ConcurrentUpdateError:
+            continue
+        return
+
+
+def _view_after(committed: RunChange | None) -> RunView | None:
+    """What the store holds right after `committed` (if nothing moved since: the commit checks)."""
+    if committed is None or committed.interrupt is None:
+        return None
+    snapshot = replace(committed.snapshot, version_seen=committed.snapshot.next_seq)
+    return RunView(snapshot=snapshot, interrupt=committed.interrupt)
+
+
+def _event(record: InterruptRecord, outcome: str, via: Via, reason: str) -> event_log.EventEntry:
+    payload: JSONObject = {"nodeId": record.node_id, "interruptId": record.interrupt_id, "via": via}
+    if outcome == DELIVERED:
+        payload["outcome"] = "failure" if record.status == "expired" else "success"
+        return ("interrupt.delivered", payload, record.node_id, "debug")
+    payload["reason"] = reason or "TaskGone"
+    return ("interrupt.delivery_failed", payload, record.node_id, "debug")

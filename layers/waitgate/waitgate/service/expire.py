@@ -1,0 +1,76 @@
+"""expireInterrupt: at an interrupt's deadline (a one-time schedule fires), end it and fail the task.
+
+Commits `status: expired` (conditioned on the version read, so a resolution that won first stays
+won) with an `interrupt.expired` event, then answers the task with SendTaskFailure
+`InterruptTimedOut`. A schedule that fires for an interrupt already resolved, cancelled or never
+committed changes nothing.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from waitgate.clock import parse_rfc3339, rfc3339
+from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, WaitgateError
+from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
+from waitgate.service import event_log, reentry
+from waitgate.service.delivery import DeliveryDependencies, deliver
+
+MAX_ATTEMPTS = 8
+ExpiryResult = Literal["expired", "not-pending", "unknown"]
+
+
+class NotDueError(WaitgateError):
+    """The schedule fired before the deadline: the invocation fails and the scheduler retries."""
+
+    code = "not_due"
+    status = 503
+
+
+@dataclass(frozen=True)
+class ExpiryRequest:
+    run: RunRef
+    node_id: str
+    interrupt_id: str
+
+
+def expire_interrupt(request: ExpiryRequest, deps: DeliveryDependencies) -> ExpiryResult:
+    for _ in range(MAX_ATTEMPTS):
+        view = deps.store.load(request.run, request.node_id)
+        record = view.interrupt
+        if view.snapshot is None or record is None or record.interrupt_id != request.interrupt_id:
+            return "unknown"
+        if record.status != "pending":
+            return "not-pending"
+        now = deps.clock.now()
+        if record.deadline is None or now < parse_rfc3339(record.deadline):
+            raise NotDueError("The interrupt's deadline has not passed yet.")
+        expired = replace(record, status="expired", version=record.version + 1)
+        change = _expiry(view, record, expired, rfc3339(now))
+        try:
+            deps.store.commit(change)
+        except ConcurrentUpdateError:
+            continue
+        with suppress(DeliveryFailedError):  # committed: else the outbox (stream consumer) fails the task
+            deliver(expired, deps, "expiry", change)
+        return "expired"
+    raise ConcurrentUpdateError("The interrupt kept changing while it was expired.")
+
+
+def _expiry(view: RunView, record: InterruptRecord, expired: InterruptRecord, now: str) -> RunChange:
+    assert view.snapshot is not None
+    payload = {"nodeId": record.node_id, "interruptId": record.interrupt_id, "deadline": record.deadline}
+    snapshot, events = event_log.append(
+        view.snapshot, now, [("interrupt.expired", payload, record.node_id, "updates")]
+    )
+    if snapshot.current_node_id == record.node_id and not snapshot.is_terminal:
+        snapshot = replace(snapshot, status="running", current_node_id=None, pending_interrupt_id=None)
+    return RunChange(
+        snapshot=snapshot,
+        interrupt=expired,
+        expected_interrupt_version=record.version,
+        events=events,
+        reentry=reentry.ended_key(expired),
+    )

@@ -1,0 +1,109 @@
+"""A run's end: when its Step Functions execution ends, the snapshot says so and nothing waits any more.
+
+SUCCEEDED → completed, FAILED and TIMED_OUT → failed, ABORTED → cancelled. A `run.status_changed`
+event is logged; every interrupt still pending becomes `cancelled` (with `interrupt.cancelled`), so
+every link answers 409 and run-scoped resolves answer 409 (a terminal snapshot refuses them first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final
+
+from waitgate.clock import rfc3339
+from waitgate.errors import ConcurrentUpdateError
+from waitgate.ports import Clock, InterruptStore, RunIndex
+from waitgate.records import InterruptRecord, RunChange, RunRef, RunStatus, RunView
+from waitgate.service import event_log, reentry
+from waitgate.service.event_log import EventEntry
+
+RUN_STATUS_OF_EXECUTION: Final[dict[str, RunStatus]] = {
+    "SUCCEEDED": "completed",
+    "FAILED": "failed",
+    "TIMED_OUT": "failed",
+    "ABORTED": "cancelled",
+}
+MAX_ATTEMPTS = 8
+
+
+@dataclass(frozen=True)
+class ExecutionEnded:
+    execution_name: str
+    execution_arn: str
+    status: str  # the execution's: SUCCEEDED, FAILED, TIMED_OUT, ABORTED
+
+
+@dataclass(frozen=True)
+class LifecycleDependencies:
+    store: InterruptStore
+    index: RunIndex
+    clock: Clock
+
+
+def end_runs(ended: ExecutionEnded, deps: LifecycleDependencies) -> tuple[RunRef, ...]:
+    """The runs the execution carried, each now terminal (a run ended before is left as it is)."""
+    status = RUN_STATUS_OF_EXECUTION.get(ended.status)
+    if status is None:
+        return ()
+    runs = tuple(
+        link.run
+        for link in deps.index.runs_of_execution(ended.execution_name)
+        if link.execution_arn in (None, ended.execution_arn)
+    )
+    for run in runs:
+        end_run(run, status, ended.status, deps)
+    return runs
+
+
+def end_run(run: RunRef, status: RunStatus, execution_status: str, deps: LifecycleDependencies) -> None:
+    """The snapshot first (so resolves are refused at once), then each pending interrupt."""
+    pending = [record for record in deps.index.interrupts_of_run(run) if record.status == "pending"]
+    node_ids: list[str | None] = [record.node_id for record in pending] or [None]
+    for node_id in node_ids:
+        _commit_end(run, node_id, status, execution_status, deps)
+
+
+def _commit_end(
+    run: RunRef, node_id: str | None, status: RunStatus, execution_status: str, deps: LifecycleDependencies
+) -> None:
+    for _ in range(MAX_ATTEMPTS):
+        view = deps.store.load(run, node_id) if node_id else RunView(deps.store.snapshot(run), None)
+        if view.snapshot is None:
+            return
+        change = _end_change(view, node_id, status, execution_status, rfc3339(deps.clock.now()))
+        if change is None:
+            return
+        try:
+            deps.store.commit(change)
+        except ConcurrentUpdateError:
+            continue
+        return
+    raise ConcurrentUpdateError("The run kept changing while it ended.")
+
+
+def _end_change(
+    view: RunView, node_id: str | None, status: RunStatus, execution_status: str, now: str
+) -> RunChange | None:
+    assert view.snapshot is not None
+    entries: list[EventEntry] = []
+    snapshot = view.snapshot
+    if not snapshot.is_terminal:
+        payload = {"status": status, "executionStatus": execution_status}
+        entries.append(("run.status_changed", payload, None, "updates"))
+        snapshot = replace(snapshot, status=status, current_node_id=None, pending_interrupt_id=None)
+    record = view.interrupt if node_id is not None else None
+    cancelled: InterruptRecord | None = None
+    if record is not None and record.status == "pending":
+        cancelled = replace(record, status="cancelled", version=record.version + 1)
+        cancel = {"nodeId": record.node_id, "interruptId": record.interrupt_id}
+        entries.append(("interrupt.cancelled", cancel, record.node_id, "updates"))
+    if not entries:
+        return None
+    snapshot, events = event_log.append(snapshot, now, entries)
+    return RunChange(
+        snapshot=snapshot,
+        interrupt=cancelled,
+        expected_interrupt_version=record.version if cancelled and record else None,
+        events=events,
+        reentry=reentry.ended_key(cancelled) if cancelled else None,
+    )

@@ -1,0 +1,42 @@
+"""The lookup from a Step Functions execution to the run it carries.
+
+An "Execution Status Change" event names the execution (its name is the runId by default) but not
+the tenant. The first request of a run writes `pk = EXEC#<executionName>`,
+`sk = TENANT#<tenantId>#RUN#<runId>` in its own transaction, with the execution's ARN when the Task
+passes `$$.Execution.Id` as `executionArn` (then only that execution can end the run).
+"""
+
+from __future__ import annotations
+
+from waitgate.records import GuardedItem, RunRef
+
+EXECUTION_LINK = "execution-link"
+
+
+def execution_pk(execution_name: str) -> str:
+    return f"EXEC#{execution_name}"
+
+
+def execution_sk(run: RunRef) -> str:
+    return f"TENANT#{run.tenant_id}#RUN#{run.run_id}"
+
+
+def execution_name_of(run: RunRef, execution_arn: str | None) -> str:
+    """arn:aws:states:<region>:<account>:execution:<stateMachine>:<name> → name; else the runId."""
+    if execution_arn and execution_arn.count(":") >= 7:
+        return execution_arn.rsplit(":", 1)[1]
+    return run.run_id
+
+
+def execution_link_guard(run: RunRef, execution_arn: str | None, linked_at: str) -> GuardedItem:
+    """Written once, with the run's first interrupt (the run's snapshot is new in that transaction)."""
+    item = {"tenantId": run.tenant_id, "runId": run.run_id, "linkedAt": linked_at}
+    if execution_arn:
+        item["executionArn"] = execution_arn
+    return GuardedItem(
+        execution_pk(execution_name_of(run, execution_arn)),
+        execution_sk(run),
+        EXECUTION_LINK,
+        expect=None,
+        put=item,
+    )
