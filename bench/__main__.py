@@ -9,7 +9,17 @@ import traceback
 
 from bench.report import Row, machine, print_table, write_json
 
-MODULES = ["package_size", "cold_start", "cpu", "tokens", "roundtrips", "scale", "throughput", "soak"]
+MODULES = [
+    "package_size",
+    "cold_start",
+    "cpu",
+    "tokens",
+    "roundtrips",
+    "scale",
+    "throughput",
+    "first_request",
+    "soak",
+]
 
 
 def main(selected: list[str]) -> int:
