@@ -12,9 +12,9 @@ import sys
 from typing import Any
 
 import boto3
-from waitgate.adapters.dynamodb_directory import DynamoDbDirectory, RefKind
 
 from local.state_dir import StateDir
+from waitgate.adapters.dynamodb_directory import DynamoDbDirectory, RefKind
 
 DIRECTORY_LOGICAL_ID = "DirectoryTable"
 

@@ -13,6 +13,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from waitgate.composition import token_dependencies
 from waitgate.http.api import (
     TOKEN_RESPONSE_HEADERS,

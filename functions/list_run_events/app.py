@@ -11,6 +11,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from waitgate.composition import store
 from waitgate.http.api import json_response, new_http_app, path_parameter
 from waitgate.http.auth import caller_from_jwt

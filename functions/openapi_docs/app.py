@@ -11,6 +11,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from waitgate.errors import NotFoundError
 from waitgate.http.api import HTML_CONTENT_TYPE, JSON_CONTENT_TYPE, new_http_app, path_parameter
 from waitgate.http.openapi import openapi_json

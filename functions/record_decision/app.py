@@ -11,6 +11,7 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from waitgate.composition import decision_dependencies
 from waitgate.service.agent_decision import record_decision
 

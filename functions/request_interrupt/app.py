@@ -10,6 +10,7 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from waitgate.composition import request_dependencies
 from waitgate.service.request import request_from_task_event
 

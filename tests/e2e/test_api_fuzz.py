@@ -26,10 +26,10 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from waitgate.http.openapi import OPERATIONS
 
 from tests.e2e.conftest import LocalStackHandle
 from tests.e2e.test_local_stack import APPROVAL, run_snapshot, wait_for
+from waitgate.http.openapi import OPERATIONS
 
 MAX_EXAMPLES = 25
 ALL_SCOPES = "approvals:respond interrupts:mint runs:read"

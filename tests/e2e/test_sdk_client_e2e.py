@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+
+from tests.e2e.conftest import LocalStackHandle
 from waitgate.sdk import (
     Approval,
     ApprovalDecision,
@@ -22,8 +24,6 @@ from waitgate.sdk import (
     WaitgateClient,
     interrupt_task_state,
 )
-
-from tests.e2e.conftest import LocalStackHandle
 
 pytestmark = pytest.mark.e2e
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-from waitgate.tokens import TOKEN_ALGS
 
 from tests.support.handlers import Handler, sample_event
+from waitgate.tokens import TOKEN_ALGS
 
 
 @pytest.fixture(autouse=True)

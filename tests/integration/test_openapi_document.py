@@ -13,10 +13,10 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import OpenAPIV31SpecValidator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
-from waitgate.http.openapi.browsable import ASSET_TYPES
 
 from local.sam_template import load_template
 from tests.support.handlers import Handler, sample_event
+from waitgate.http.openapi.browsable import ASSET_TYPES
 
 CORPUS = Path(__file__).resolve().parents[1] / "unit" / "corpus" / "payloads"
 SPEC_OPERATIONS = {"resolveInterruptByRun", "inspectInterruptByToken", "resolveInterruptByToken"}

@@ -10,11 +10,11 @@ from typing import Any
 
 import boto3
 import pytest
-from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
 
 from tests.integration.conftest import REGION, create_table_from_template
 from tests.integration.workflow_harness import SuspendedRun, WorkflowHarness
 from tests.support.handlers import Handler, http_event
+from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
 
 ACCEPT = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
 REJECT = {"action": "reject", "decidedAt": "2026-11-30T10:01:00Z", "feedback": "Not yet."}

@@ -10,11 +10,11 @@ from typing import Any
 
 import boto3
 import pytest
+
+from tests.fakes.memory import MemoryStore
 from waitgate.adapters.dynamodb_store import DynamoDbStore
 from waitgate.errors import ConcurrentUpdateError
 from waitgate.records import InterruptRecord, RunChange, RunEvent, RunRef, RunSnapshot
-
-from tests.fakes.memory import MemoryStore
 
 RUN = RunRef("default", "run-1")
 

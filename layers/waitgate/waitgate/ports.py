@@ -119,4 +119,3 @@ class DeadlineScheduler(Protocol):
         """Arrange for the interrupt to be expired at its deadline (a one-time schedule).
         DeliveryFailedError when it could not be arranged."""
         ...
-

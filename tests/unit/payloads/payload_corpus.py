@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.payloads import parse_interrupt_payload
 from waitgate.schemas import suspend_request_schema

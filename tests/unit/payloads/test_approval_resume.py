@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from waitgate.errors import ValidationFailedError
 from waitgate.payloads import APPROVAL_ACTIONS, parse_approval_resume
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from waitgate.errors import ValidationFailedError
 from waitgate.payloads import ClarificationQuestion, parse_clarification_resume
 

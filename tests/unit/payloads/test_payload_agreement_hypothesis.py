@@ -8,9 +8,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from waitgate.payloads import INTERRUPT_KINDS
 
 from tests.unit.payloads.payload_corpus import corpus_files, load, model_accepts, schema_validator
+from waitgate.payloads import INTERRUPT_KINDS
 
 VALIDATOR = schema_validator()
 VALID_PAYLOADS = [load(path) for path in corpus_files("valid")]

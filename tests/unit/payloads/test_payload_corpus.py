@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
-from waitgate.payloads import INTERRUPT_KINDS
 
 from tests.unit.payloads.payload_corpus import CORPUS, corpus_files, load, model_accepts
+from waitgate.payloads import INTERRUPT_KINDS
 
 CASES = [
     pytest.param(path, id=f"{path.parent.name}/{path.stem}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from jsonschema import Draft202012Validator
+
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.payloads import (
     INTERRUPT_KINDS,

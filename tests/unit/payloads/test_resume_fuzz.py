@@ -7,6 +7,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from waitgate.errors import ValidationFailedError
 from waitgate.payloads import (
     APPROVAL_ACTIONS,

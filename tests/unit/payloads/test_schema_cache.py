@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from waitgate.errors import ValidationFailedError
 from waitgate.payloads import schema_cache, validate_against_schema
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.payloads import parse_interrupt_payload
 from waitgate.sdk import (

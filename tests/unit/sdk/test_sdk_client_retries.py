@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+
 from waitgate.sdk import (
     Forbidden,
     IdempotencyKeyReused,

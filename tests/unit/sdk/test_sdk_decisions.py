@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+
 from waitgate.approval import EligibilityRecord
 from waitgate.approval import Vote as QuorumVote
 from waitgate.approval.quorum import Decided, QuorumPolicy, cast_vote, decision_resume_value

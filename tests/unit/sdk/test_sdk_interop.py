@@ -8,6 +8,13 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+
+from tests.unit.sdk.agentflow_doubles import (
+    ClarificationRequest,
+    PermissionRequest,
+    QualityGateReview,
+    interrupt_type,
+)
 from waitgate.payloads import INTERRUPT_KINDS
 from waitgate.sdk import (
     Approval,
@@ -20,13 +27,6 @@ from waitgate.sdk import (
     interrupt_kind,
 )
 from waitgate.sdk.builders import InterruptBuilder
-
-from tests.unit.sdk.agentflow_doubles import (
-    ClarificationRequest,
-    PermissionRequest,
-    QualityGateReview,
-    interrupt_type,
-)
 
 ASK = ClarificationRequest(question="Which region?", options=["eu", "us"])
 REVIEW = QualityGateReview(

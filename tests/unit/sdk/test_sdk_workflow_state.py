@@ -8,6 +8,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.sdk import Approval, interrupt_task_state
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 import pytest
+
 from waitgate.approval import Memberships
 from waitgate.errors import ForbiddenError
 from waitgate.records import InterruptRecord, RunRef

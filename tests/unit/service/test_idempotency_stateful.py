@@ -9,6 +9,8 @@ from typing import Any
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
 from waitgate.answers import Answer, problem_answer
 from waitgate.errors import WaitgateError
 from waitgate.http.idempotency import idempotency_ref
@@ -17,8 +19,6 @@ from waitgate.records import RunRef
 from waitgate.service.keyed import resolve_answer
 from waitgate.service.request import InterruptRequest, RequestDependencies, request_interrupt
 from waitgate.service.resolve import ResolveCommand, ResolveDependencies
-
-from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
 
 RUN = RunRef("default", "run-1")
 PAYLOAD = {

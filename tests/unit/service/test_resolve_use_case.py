@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
+from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
 from waitgate.errors import (
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
@@ -20,8 +22,6 @@ from waitgate.service.request import (
     request_interrupt,
 )
 from waitgate.service.resolve import ResolveCommand, ResolveDependencies, resolve_interrupt
-
-from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
 
 RUN = RunRef("default", "run-1")
 APPROVAL: dict[str, Any] = {

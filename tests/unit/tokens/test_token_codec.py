@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+
 from waitgate.errors import ForbiddenError, InterruptExpiredError, InterruptTokenInvalidError
 from waitgate.tokens import (
     Keyring,

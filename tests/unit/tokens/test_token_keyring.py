@@ -9,6 +9,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from waitgate.errors import InterruptTokenInvalidError
 from waitgate.tokens import CachedKeyring, Keyring, KeyringError, TokenClaims, mint, verify
 

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from waitgate.errors import InterruptTokenInvalidError
 from waitgate.tokens import Keyring, TokenClaims, mint, verify
 

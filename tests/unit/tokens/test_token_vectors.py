@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from waitgate.errors import WaitgateError
 from waitgate.tokens import Keyring, TokenClaims, mint, verify
 

@@ -82,8 +82,9 @@ class ResolvePlan:
         record, decision = self.record, self.decision
         if not decision.resolved:
             return ResolveOutcome("pending", record.run.run_id, record.node_id, record.interrupt_id)
-        return ResolveOutcome("resolved", record.run.run_id, record.node_id, record.interrupt_id,
-                              decision.resume_value)
+        return ResolveOutcome(
+            "resolved", record.run.run_id, record.node_id, record.interrupt_id, decision.resume_value
+        )
 
 
 def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> ResolveOutcome:
