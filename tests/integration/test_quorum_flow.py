@@ -44,12 +44,18 @@ def directory(dynamodb: Any) -> DynamoDbDirectory:
 
 @pytest.fixture
 def asks_queue(aws: None) -> tuple[str, str]:
-    """The notifications topic with a queue subscribed, so a test can read what was published."""
+    """The notifications topic with the agent side's queue subscribed, as an agent would: filtered on
+    the `kind` attribute to asks only (approvers' own notices go to their own subscriptions)."""
     sns, sqs = boto3.client("sns", region_name=REGION), boto3.client("sqs", region_name=REGION)
     topic_arn = sns.create_topic(Name="waitgate-notifications")["TopicArn"]
     queue_url = sqs.create_queue(QueueName="agent-side")["QueueUrl"]
     queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]
-    sns.subscribe(TopicArn=topic_arn, Protocol="sqs", Endpoint=queue_arn["QueueArn"])
+    sns.subscribe(
+        TopicArn=topic_arn,
+        Protocol="sqs",
+        Endpoint=queue_arn["QueueArn"],
+        Attributes={"FilterPolicy": json.dumps({"kind": ["interrupt.ask"]})},
+    )
     return topic_arn, queue_url
 
 
