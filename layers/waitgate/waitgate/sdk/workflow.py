@@ -20,6 +20,28 @@ from waitgate.sdk.builders import InterruptBuilder
 WAIT_FOR_TASK_TOKEN = "arn:aws:states:::lambda:invoke.waitForTaskToken"  # noqa: S105 (an ARN)
 TIMEOUT_ERRORS = ("InterruptTimedOut", "States.Timeout", "States.HeartbeatTimeout")
 INVALID_PAYLOAD_ERROR = "InterruptPayloadInvalid"
+TRANSIENT_RETRY: dict[str, Any] = {
+    "Comment": (
+        "request_interrupt is safe to run again: the same key takes the waiting interrupt over "
+        "(docs/durability.md)"
+    ),
+    "ErrorEquals": [
+        "Lambda.ServiceException",
+        "Lambda.AWSLambdaException",
+        "Lambda.SdkClientException",
+        "Lambda.TooManyRequestsException",
+        "Lambda.Unknown",
+        "ReadTimeoutError",
+        "ConnectTimeoutError",
+        "TemporarilyUnavailableError",
+        "DeliveryFailedError",
+        "ConcurrentUpdateError",
+    ],
+    "IntervalSeconds": 1,
+    "MaxAttempts": 5,
+    "BackoffRate": 2,
+    "JitterStrategy": "FULL",
+}
 
 
 def interrupt_task_state(
@@ -42,6 +64,8 @@ def interrupt_task_state(
     - `payload_path`: instead of a payload, a JSONPath to it in the state's input ("$.interrupt").
     - `tenant_id`: a tenant literal, or a JSONPath ("$.tenantId"); None = the tenant "default".
     - `next_state`: the next state; None ends the workflow here.
+    - Transient failures of the request itself (Lambda throttling, timeouts, a busy store) are
+      retried: a re-run with the same key takes the waiting interrupt over, it never asks twice.
     - `timeout_catch_next`: catch InterruptTimedOut, States.Timeout and States.HeartbeatTimeout and
       go there (the error output at `error_result_path`); `invalid_payload_catch_next` likewise
       for InterruptPayloadInvalid. `timeout_seconds` bounds the Task itself (States.Timeout).
@@ -74,6 +98,7 @@ def interrupt_task_state(
     if catches:
         state["Catch"] = catches
     state.update({"Next": next_state} if next_state is not None else {"End": True})
+    state["Retry"] = [dict(TRANSIENT_RETRY)]  # transient failures of the ask itself, never of the wait
     return state
 
 
