@@ -97,6 +97,12 @@ class SampleRun:
 
         execution = wait_for(finished)
         assert execution["status"] == "SUCCEEDED", execution
+
+        def completed() -> bool | None:  # the run's end reaches us as an event, a moment later
+            status, body = self.snapshot()
+            return True if status == 200 and body["status"] == "completed" else None
+
+        wait_for(completed)
         return json.loads(execution["output"])
 
     def assert_events_valid(self) -> None:
@@ -131,6 +137,7 @@ def test_clarification_sample(local_stack: LocalStackHandle) -> None:
         "clarification.requested",
         "interrupt.resolved",
         "clarification.resolved",
+        "run.status_changed",
     ]
     assert run.types("updates") == expected
     assert run.types("debug") == expected
@@ -154,7 +161,15 @@ def test_external_event_sample_over_the_run_surface(local_stack: LocalStackHandl
     payment = {"paymentId": "pay_1", "amount": 4200, "currency": "EUR"}
     assert run.resolve("AwaitPayment", payment)[0] == 200
     assert run.output() == payment
-    assert run.types("updates") == run.types("debug") == ["interrupt.requested", "interrupt.resolved"]
+    assert (
+        run.types("updates")
+        == run.types("debug")
+        == [
+            "interrupt.requested",
+            "interrupt.resolved",
+            "run.status_changed",
+        ]
+    )
     run.assert_events_valid()
 
 
@@ -172,7 +187,15 @@ def test_custom_sample(local_stack: LocalStackHandle) -> None:
     # When any value answers it, Then it is the output
     assert run.resolve("PrintLabel", {"printed": True, "tracking": "JD0142"})[0] == 200
     assert run.output() == {"printed": True, "tracking": "JD0142"}
-    assert run.types("updates") == run.types("debug") == ["interrupt.requested", "interrupt.resolved"]
+    assert (
+        run.types("updates")
+        == run.types("debug")
+        == [
+            "interrupt.requested",
+            "interrupt.resolved",
+            "run.status_changed",
+        ]
+    )
     run.assert_events_valid()
 
 
@@ -198,7 +221,7 @@ def test_conversation_sample_start_two_exchanges_close(local_stack: LocalStackHa
         "window": {"window": "Tuesday 18:00"},
         "close": {"summary": "planned"},
     }
-    assert run.types("updates") == ["interrupt.requested", "interrupt.resolved"] * 4
+    assert run.types("updates") == ["interrupt.requested", "interrupt.resolved"] * 4 + ["run.status_changed"]
     assert run.types("debug") == run.types("updates")
     run.assert_events_valid()
     # And the conversation is closed: starting it again in another run fails that run's task
@@ -241,7 +264,7 @@ def test_low_confidence_sample_escalates_below_the_threshold(local_stack: LocalS
     # When a reviewer answers, Then the execution goes on with the review
     assert run.resolve("Escalate", {"label": "chargeback"})[0] == 200
     assert run.output() == {"escalated": True, "decision": decision, "review": {"label": "chargeback"}}
-    assert run.types("debug")[-1] == "interrupt.resolved"
+    assert run.types("debug")[-2:] == ["interrupt.resolved", "run.status_changed"]
     run.assert_events_valid()
 
 
@@ -250,7 +273,7 @@ def test_low_confidence_sample_goes_on_at_the_host_threshold(local_stack: LocalS
     decision = {"agentId": "triage-agent", "confidence": 0.7}
     run = SampleRun(local_stack, "lowConfidence", {"decision": decision})
     assert run.output() == {"escalated": False, "decision": decision}
-    assert run.types("updates") == run.types("debug") == ["agent.decided"]
+    assert run.types("updates") == run.types("debug") == ["agent.decided", "run.status_changed"]
     assert run.snapshot()[1]["status"] in {"running", "completed"}
     run.assert_events_valid()
 

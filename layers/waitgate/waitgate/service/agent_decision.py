@@ -19,6 +19,7 @@ from waitgate.payloads.error_detail import describe
 from waitgate.ports import Clock, InterruptStore
 from waitgate.records import DEFAULT_TENANT, JSONObject, RunChange, RunRef, RunSnapshot, check_node_id
 from waitgate.service import event_log
+from waitgate.service.lifecycle_links import execution_link_guard
 
 MAX_ATTEMPTS = 8
 
@@ -39,6 +40,7 @@ class DecisionTaskEvent(BaseModel):
     decision: AgentDecision
     key: str | None = Field(default=None, min_length=1, max_length=200)
     configurable: dict[str, Any] | None = None
+    execution_arn: str | None = Field(default=None, alias="executionArn")
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ def record_decision(event: Any, deps: DecisionDependencies) -> JSONObject:
     if escalate:
         suspended = {"reason": "low-confidence", "threshold": threshold, "observed": observed}
         entries.append(("node.suspended", suspended, node_id, "updates"))
-    _append(run, node_id, entries, deps)
+    _append(run, node_id, entries, task.execution_arn, deps)
     if not escalate:
         return {"escalate": False}
     data = {
@@ -96,13 +98,21 @@ def _parse(event: Any) -> DecisionTaskEvent:
 
 
 def _append(
-    run: RunRef, node_id: str, entries: list[event_log.EventEntry], deps: DecisionDependencies
+    run: RunRef,
+    node_id: str,
+    entries: list[event_log.EventEntry],
+    execution_arn: str | None,
+    deps: DecisionDependencies,
 ) -> None:
+    """The decision's events; a run that starts here is linked to its execution here too, so its end
+    (an Execution Status Change event) finds it, as for a run that starts with an interrupt."""
     for _ in range(MAX_ATTEMPTS):
-        snapshot = deps.store.load(run, node_id).snapshot or RunSnapshot.new(run)
-        snapshot, events = event_log.append(snapshot, rfc3339(deps.clock.now()), entries)
+        stored = deps.store.load(run, node_id).snapshot
+        now = rfc3339(deps.clock.now())
+        snapshot, events = event_log.append(stored or RunSnapshot.new(run), now, entries)
+        guards = () if stored else (execution_link_guard(run, execution_arn, now),)
         try:
-            deps.store.commit(RunChange(snapshot=snapshot, events=events))
+            deps.store.commit(RunChange(snapshot=snapshot, events=events, guarded=guards))
         except ConcurrentUpdateError:
             continue
         return
