@@ -1,28 +1,30 @@
 """Builds the service's dependencies from AWS adapters, lazily and once per Lambda instance.
 
-boto3 is imported on first use, not at import time: a cold start pays only for what it uses.
+boto3, the adapters and the use cases are imported on first use, not at import time: a function's
+cold start pays only for what that function uses (docs/performance.md).
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from waitgate.clock import SystemClock
-from waitgate.ids import UlidGenerator
-from waitgate.ports import DeadlineScheduler, Directory, Notifier
-from waitgate.service.agent_decision import DecisionDependencies
-from waitgate.service.approvers import ApprovalConfig, NoDirectory
-from waitgate.service.delivery import DeliveryDependencies
-from waitgate.service.lifecycle import LifecycleDependencies
-from waitgate.service.mint import LinkSettings, MintDependencies
-from waitgate.service.notify import NotificationDependencies
-from waitgate.service.request import RequestDependencies
-from waitgate.service.resolve import ResolveDependencies
-from waitgate.service.token_access import TokenDependencies
 from waitgate.settings import settings
-from waitgate.tokens import CachedKeyring, KeyringError
+
+if TYPE_CHECKING:
+    from waitgate.ports import DeadlineScheduler, Directory, Notifier
+    from waitgate.service.agent_decision import DecisionDependencies
+    from waitgate.service.approvers import ApprovalConfig
+    from waitgate.service.delivery import DeliveryDependencies
+    from waitgate.service.lifecycle import LifecycleDependencies
+    from waitgate.service.mint import LinkSettings, MintDependencies
+    from waitgate.service.notify import NotificationDependencies
+    from waitgate.service.request import RequestDependencies
+    from waitgate.service.resolve import ResolveDependencies
+    from waitgate.service.token_access import TokenDependencies
+    from waitgate.tokens import CachedKeyring
 
 
 @cache
@@ -54,6 +56,9 @@ def workflow() -> Any:
 
 
 def request_dependencies() -> RequestDependencies:
+    from waitgate.ids import UlidGenerator
+    from waitgate.service.request import RequestDependencies
+
     return RequestDependencies(
         store=store(),
         workflow=workflow(),
@@ -82,11 +87,14 @@ def deadline_scheduler() -> DeadlineScheduler | None:
 
 
 def delivery_dependencies() -> DeliveryDependencies:
+    from waitgate.service.delivery import DeliveryDependencies
+
     return DeliveryDependencies(store=store(), workflow=workflow(), clock=SystemClock())
 
 
 def lifecycle_dependencies() -> LifecycleDependencies:
     from waitgate.adapters.dynamodb_run_index import DynamoDbRunIndex
+    from waitgate.service.lifecycle import LifecycleDependencies
 
     index = DynamoDbRunIndex(aws_client("dynamodb"), settings().table_name)
     return LifecycleDependencies(store=store(), index=index, clock=SystemClock())
@@ -97,6 +105,7 @@ def keyring() -> CachedKeyring:
     """The token keyring from TOKEN_SECRET_ARN, fetched on first use and cached in the instance
     (reloaded every 5 minutes, and early when a token names a kid it does not hold)."""
     from waitgate.adapters.secrets_keyring import secret_loader
+    from waitgate.tokens import CachedKeyring, KeyringError
 
     secret_arn = settings().token_secret_arn
     if not secret_arn:
@@ -105,20 +114,28 @@ def keyring() -> CachedKeyring:
 
 
 def link_settings() -> LinkSettings:
+    from waitgate.service.mint import LinkSettings
+
     configured = settings()
     return LinkSettings(timedelta(seconds=configured.token_lifetime_seconds), public_base_url())
 
 
 def token_dependencies() -> TokenDependencies:
+    from waitgate.service.token_access import TokenDependencies
+
     return TokenDependencies(store=store(), keyring=keyring(), clock=SystemClock())
 
 
 def mint_dependencies() -> MintDependencies:
+    from waitgate.service.mint import MintDependencies
+
     return MintDependencies(store=store(), keyring=keyring(), clock=SystemClock(), links=link_settings())
 
 
 def notification_dependencies() -> NotificationDependencies | None:
     """Per-recipient notices need a topic and a token secret; without either, nobody is notified."""
+    from waitgate.service.notify import NotificationDependencies
+
     sender = notifier()
     if sender is None or not settings().token_secret_arn:
         return None
@@ -132,6 +149,8 @@ def notification_dependencies() -> NotificationDependencies | None:
 
 
 def decision_dependencies() -> DecisionDependencies:
+    from waitgate.service.agent_decision import DecisionDependencies
+
     return DecisionDependencies(
         store=store(), clock=SystemClock(), default_threshold=settings().escalation_threshold
     )
@@ -140,6 +159,7 @@ def decision_dependencies() -> DecisionDependencies:
 def directory() -> Directory:
     """The DynamoDB directory (DIRECTORY_TABLE_NAME); without one, nobody is in any group or role."""
     from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
+    from waitgate.service.approvers import NoDirectory
 
     name = settings().directory_table_name
     return DynamoDbDirectory(aws_client("dynamodb"), name) if name else NoDirectory()
@@ -154,6 +174,8 @@ def notifier() -> Notifier | None:
 
 
 def approval_config() -> ApprovalConfig:
+    from waitgate.service.approvers import ApprovalConfig
+
     configured = settings()
     return ApprovalConfig(
         override_principals=frozenset(configured.override_principals),
@@ -162,6 +184,8 @@ def approval_config() -> ApprovalConfig:
 
 
 def resolve_dependencies() -> ResolveDependencies:
+    from waitgate.service.resolve import ResolveDependencies
+
     return ResolveDependencies(
         store=store(),
         workflow=workflow(),

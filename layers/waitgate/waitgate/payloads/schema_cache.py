@@ -11,13 +11,15 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError, ValidationError, best_match
-
 from waitgate.errors import ValidationFailedError
 
 if TYPE_CHECKING:
     from functools import _CacheInfo
+
+    from jsonschema import Draft202012Validator
+
+# jsonschema (~40 ms to import) is loaded when a schema is first compiled, not at cold start:
+# most requests never meet a resumeSchema, an outcomeSchema or a question's schema.
 
 _CACHE_SIZE = 512
 
@@ -29,6 +31,8 @@ def canonical_json(value: object) -> str:
 
 @lru_cache(maxsize=_CACHE_SIZE)
 def _compile(canonical: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     schema: Any = json.loads(canonical)
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
@@ -54,6 +58,8 @@ def json_schema_problem(schema: Mapping[str, Any]) -> str | None:
     A valid schema is compiled (and cached) on the way, so checking it at request time
     makes the first resolve cheap.
     """
+    from jsonschema.exceptions import SchemaError
+
     try:
         validator_for(schema)
     except SchemaError as exc:
@@ -70,6 +76,8 @@ def validate_against_schema(value: object, schema: Mapping[str, Any], where: str
     The detail names the failing JSON path under `where` (e.g. "resumeValue.amount: ...");
     the error's `path` extension carries the same path.
     """
+    from jsonschema.exceptions import ValidationError, best_match
+
     error: ValidationError | None = best_match(validator_for(schema).iter_errors(value))
     if error is None:
         return

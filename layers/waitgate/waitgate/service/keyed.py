@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from waitgate.answers import Answer, json_answer
 from waitgate.errors import ConcurrentUpdateError, WaitgateError
 from waitgate.ports import InterruptStore
 from waitgate.records import IdempotencyRef, RunRef
+
+if TYPE_CHECKING:
+    from waitgate.service.mint import MintDependencies, MintRequest
 from waitgate.service.idempotency import refusal_to_keep, replay, stored
-from waitgate.service.mint import MintDependencies, MintRequest, link_for, mint_interrupt_token, ttl_links
 from waitgate.service.resolve import (
     MAX_ATTEMPTS,
     ResolveCommand,
@@ -69,6 +72,8 @@ def mint_answer(
     """201 {token, url, expiresAt}; under a key, the same link again (one read and one put first,
     one read on a replay). The stored answer holds the token: it lives in the run's own encrypted
     partition, readable only by this stack's functions, and expires with the key after 24 h."""
+    from waitgate.service.mint import link_for, mint_interrupt_token, ttl_links  # not on a resolve's path
+
     if ref is None:
         return json_answer(201, mint_interrupt_token(run, node_id, request, deps).to_json())
     for _ in range(MAX_ATTEMPTS):
