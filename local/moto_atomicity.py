@@ -7,6 +7,10 @@ the isolation real DynamoDB has, so race tests test our code and not moto's.
 
 Stream-triggered Lambda handlers must not run inside the lock on another thread (they would wait on
 it): the local stack hands stream records to a worker instead of running them inline.
+
+moto also keeps every model instance it ever made in a class-level list (for its /moto-api dashboard
+and resets), and a transaction deep-copies the whole table to roll back: every transaction would leak
+a copy of the table. DynamoDB's models stop being tracked here, so a long local run stays flat.
 """
 
 from __future__ import annotations
@@ -39,8 +43,25 @@ def _serialized(method: Any) -> Any:
     return locked
 
 
+class _Untracked(list[Any]):
+    """A list that keeps nothing: moto's instance tracking, switched off."""
+
+    def append(self, _: Any) -> None:
+        return None
+
+
+def _stop_tracking_dynamodb_instances() -> None:
+    from moto.core.base_backend import model_data
+
+    for model in model_data.get("dynamodb", {}).values():
+        if not isinstance(model.instances_tracked, _Untracked):
+            model.instances_tracked = _Untracked()
+
+
 def serialize_dynamodb_operations() -> None:
-    """Idempotent: patch moto's DynamoDB backend so item operations never interleave."""
+    """Idempotent: patch moto's DynamoDB backend so item operations never interleave (and its
+    models are not kept forever)."""
+    _stop_tracking_dynamodb_instances()
     for name in _OPERATIONS:
         method = getattr(DynamoDBBackend, name)
         if not getattr(method, "__waitgate_serialized__", False):
