@@ -51,10 +51,11 @@ class _Untracked(list[Any]):
 
 
 def _stop_tracking_dynamodb_instances() -> None:
-    from moto.core.base_backend import model_data
+    from moto.core.model_instances import model_data
 
-    for model in model_data.get("dynamodb", {}).values():
-        if not isinstance(model.instances_tracked, _Untracked):
+    models: dict[str, Any] = model_data.get("dynamodb", {})
+    for model in models.values():
+        if not isinstance(getattr(model, "instances_tracked", None), _Untracked):
             model.instances_tracked = _Untracked()
 
 
