@@ -19,23 +19,13 @@ from typing import Any
 
 from bench.local_stack import REPO_ROOT, BenchStack, Deadline
 from bench.report import Row
+from bench.samples import ACCEPT, APPROVAL
 from bench.task_tokens import TaskTokens
 
 GROUP = "first request"
 RUNS = 10
 LIMIT_SECONDS = 600
 EVENTS = REPO_ROOT / "events"
-APPROVAL = {
-    "kind": "approval",
-    "key": "release",
-    "data": {
-        "artifactId": "r1",
-        "artifactType": "release",
-        "title": "Ship?",
-        "actions": ["accept", "reject"],
-    },
-}
-ACCEPT = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
 EXPECTED = {"resolve_by_run": 200, "inspect_by_token": 200, "request_interrupt": "rejected"}
 
 PROBE = r"""

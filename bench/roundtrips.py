@@ -16,20 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.report import Row
+from bench.samples import ACCEPT, APPROVAL
 
 GROUP = "round trips"
 COMMIT = "TransactWriteItems"
-APPROVAL: dict[str, Any] = {
-    "kind": "approval",
-    "key": "release-42",
-    "data": {
-        "artifactId": "r42",
-        "artifactType": "release",
-        "title": "Ship release 42?",
-        "actions": ["accept", "reject"],
-    },
-}
-ACCEPT = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
 
 
 @dataclass

@@ -15,23 +15,13 @@ from typing import Any
 import boto3
 
 from bench.report import Row
+from bench.samples import ACCEPT, APPROVAL
 from bench.task_tokens import TaskTokens
 
 GROUP = "scale"
 REGION = "us-east-1"
 MORE_EVENTS = 10_000
 MORE_INTERRUPTS = 999
-APPROVAL = {
-    "kind": "approval",
-    "key": "release",
-    "data": {
-        "artifactId": "r1",
-        "artifactType": "release",
-        "title": "Ship?",
-        "actions": ["accept", "reject"],
-    },
-}
-ACCEPT = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
 
 
 @dataclass

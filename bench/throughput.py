@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from bench.direct_resolve import DirectResolver
 from bench.local_stack import BenchStack, Deadline
 from bench.report import Row
+from bench.samples import ACCEPT, APPROVAL
 
 GROUP = "throughput"
 INTERRUPTS = int(os.environ.get("THROUGHPUT_INTERRUPTS") or 200)
@@ -25,17 +26,6 @@ RESOLVERS = 8
 WAVE = 20  # interrupts suspended, then resolved, at a time (half over HTTP, half direct)
 LIMIT_SECONDS = 600
 RATIO_TARGET = 1.5
-ACCEPT = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
-APPROVAL = {
-    "kind": "approval",
-    "key": "release",
-    "data": {
-        "artifactId": "r1",
-        "artifactType": "release",
-        "title": "Ship?",
-        "actions": ["accept", "reject"],
-    },
-}
 Attempt = Callable[[str, int], int]  # (run id, resolver index) → HTTP status
 
 
