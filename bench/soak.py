@@ -22,11 +22,12 @@ from typing import Any
 import boto3
 
 from bench.report import Row
+from bench.throughput import forget
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 INTERRUPTS = int(os.environ.get("SOAK_INTERRUPTS") or 500)
 FAULTS = "send_task_success:0.2"
-SOAK_LIMIT_SECONDS = 900
+SOAK_LIMIT_SECONDS = 1200
 READY_PREFIX = "waitgate local stack ready: "
 WAVE = 50
 
@@ -119,58 +120,74 @@ def _resolve(stack: Stack, token: str, run_id: str, value: dict[str, Any], deadl
     return 0
 
 
-def _soak(stack: Stack) -> tuple[int, int, int, float]:
-    sfn = stack.client("stepfunctions")
+def _soak(stack: Stack) -> tuple[int, int, int, int, float]:
+    """Waves of WAVE interrupts: start, resolve (8 at a time), wait for every execution of the wave to
+    end, count, then forget the wave's items as a TTL would — moto copies the whole table on every
+    transaction, so an ever-growing table would make the soak measure moto, not waitgate."""
+    sfn, dynamodb = stack.client("stepfunctions"), stack.client("dynamodb")
+    table = stack.description["tableNames"]["InterruptsTable"]
     machine = stack.description["stateMachines"]["interrupt"]
     token = stack.jwt()
     started = time.monotonic()
     deadline = started + SOAK_LIMIT_SECONDS
     runs = {f"soak-{uuid.uuid4().hex[:12]}": {"n": n} for n in range(INTERRUPTS)}
     interrupt = {"kind": "custom", "key": "soak", "data": {"customKind": "bench.soak"}}
-    arns: dict[str, str] = {}
-    statuses: list[int] = []
+    resolved = succeeded = right = by_outbox = 0
     names = list(runs)
     with ThreadPoolExecutor(max_workers=8) as pool:
-        for start in range(0, len(names), WAVE):  # waves keep the 2-CPU local stack responsive
+        for start in range(0, len(names), WAVE):
             wave = names[start : start + WAVE]
-            for run_id in wave:
-                arns[run_id] = sfn.start_execution(
+            arns = {
+                run_id: sfn.start_execution(
                     stateMachineArn=machine, name=run_id, input=json.dumps({"interrupt": interrupt})
                 )["executionArn"]
-            statuses += pool.map(lambda r: _resolve(stack, token, r, runs[r], deadline), wave)
-    resolved = sum(1 for status in statuses if status == 200)
-    succeeded, right = 0, 0
-    for run_id, arn in arns.items():
-        while time.monotonic() < deadline:
-            execution = sfn.describe_execution(executionArn=arn)
-            if execution["status"] != "RUNNING":
-                break
-            time.sleep(0.2)
-        succeeded += execution["status"] == "SUCCEEDED"
-        right += execution["status"] == "SUCCEEDED" and json.loads(execution["output"]) == runs[run_id]
-    return resolved, succeeded, right, time.monotonic() - started
+                for run_id in wave
+            }
+            statuses = pool.map(lambda r: _resolve(stack, token, r, runs[r], deadline), wave)
+            resolved += sum(1 for status in statuses if status == 200)
+            for run_id, arn in arns.items():
+                execution = _ended(sfn, arn, deadline)
+                ok = execution is not None and execution["status"] == "SUCCEEDED"
+                succeeded += ok
+                right += ok and json.loads(execution["output"]) == runs[run_id]  # type: ignore[index]
+            by_outbox += _outbox_deliveries(dynamodb, table, wave)
+            forget(dynamodb, table, wave)
+    return resolved, succeeded, right, by_outbox, time.monotonic() - started
 
 
-def _outbox_deliveries(stack: Stack) -> int:
-    table = stack.description["tableNames"]["InterruptsTable"]
-    pages = (
-        stack.client("dynamodb")
-        .get_paginator("scan")
-        .paginate(
+def _ended(sfn: Any, arn: str, deadline: float) -> dict[str, Any] | None:
+    """The execution once it is no longer RUNNING; None if the soak's time ran out first."""
+    while time.monotonic() < deadline:
+        execution: dict[str, Any] = sfn.describe_execution(executionArn=arn)
+        if execution["status"] != "RUNNING":
+            return execution
+        time.sleep(0.2)
+    return None
+
+
+def _outbox_deliveries(dynamodb: Any, table: str, run_ids: list[str]) -> int:
+    """How many of the wave's resolutions the outbox delivered (its `interrupt.delivered` events)."""
+    delivered = 0
+    for run_id in run_ids:
+        items = dynamodb.query(
             TableName=table,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :evt)",
             FilterExpression="#t = :delivered",
             ExpressionAttributeNames={"#t": "type"},
-            ExpressionAttributeValues={":delivered": {"S": "interrupt.delivered"}},
-        )
-    )
-    return sum(len(page["Items"]) for page in pages)
+            ExpressionAttributeValues={
+                ":pk": {"S": f"RUN#default#{run_id}"},
+                ":evt": {"S": "EVT#"},
+                ":delivered": {"S": "interrupt.delivered"},
+            },
+        )["Items"]
+        delivered += len(items)
+    return delivered
 
 
 def run() -> list[Row]:
     stack = Stack()
     try:
-        resolved, succeeded, right, seconds = _soak(stack)
-        by_outbox = _outbox_deliveries(stack)
+        resolved, succeeded, right, by_outbox, seconds = _soak(stack)
     finally:
         stack.stop()
     note = f"{INTERRUPTS} interrupts, {FAULTS} injected, local stack"

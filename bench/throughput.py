@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from bench.direct_resolve import DirectResolver
 from bench.local_stack import BenchStack, Deadline
@@ -108,21 +109,20 @@ def attempts(stack: BenchStack) -> tuple[Attempt, Attempt]:
     return over_http, directly
 
 
-def forget(stack: BenchStack, run_ids: list[str]) -> None:
+def forget(dynamodb: Any, table_name: str, run_ids: list[str]) -> None:
     """Delete finished runs' items (as a TTL would), so moto's whole-table copy per transaction stays
     that of a table of one wave: ~25 ms per 1,000 items per transaction here, which would otherwise
-    dominate both sides (DynamoDB's own cost does not depend on the table's size)."""
-    dynamodb = stack.client("dynamodb")
+    dominate (DynamoDB's own cost does not depend on the table's size)."""
     for run_id in run_ids:
         pk = {":pk": {"S": f"RUN#default#{run_id}"}}
         found = dynamodb.query(
-            TableName=stack.table_name, KeyConditionExpression="pk = :pk", ExpressionAttributeValues=pk
+            TableName=table_name, KeyConditionExpression="pk = :pk", ExpressionAttributeValues=pk
         )["Items"]
         for start in range(0, len(found), 25):
             deletes = [
                 {"DeleteRequest": {"Key": {"pk": i["pk"], "sk": i["sk"]}}} for i in found[start : start + 25]
             ]
-            dynamodb.batch_write_item(RequestItems={stack.table_name: deletes})
+            dynamodb.batch_write_item(RequestItems={table_name: deletes})
 
 
 def measure(stack: BenchStack, deadline: Deadline) -> tuple[Tally, Tally]:
@@ -138,7 +138,7 @@ def measure(stack: BenchStack, deadline: Deadline) -> tuple[Tally, Tally]:
         for start in range(0, len(run_ids), WAVE):
             wave = run_ids[start : start + WAVE]
             suspend(stack, wave, deadline)
-            forget(stack, done)
+            forget(stack.client("dynamodb"), stack.table_name, done)
             for index, run_id in enumerate(wave):
                 deadline.check()
                 burst(
