@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from local import lambda_runtime
+from local import lambda_runtime, stopped_executions
 from local.aws_clients import AwsClients
 from local.compute_resources import COMPUTE_CREATORS
 from local.data_resources import DATA_CREATORS
@@ -86,6 +86,7 @@ class LocalStack:
         _check_free(self.settings.api_port, "WAITGATE_PORT")
         serialize_dynamodb_operations()
         install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
+        stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
         self._streams = StreamDispatcher()
         self._streams.install()
         self._moto = start_moto(self.settings.aws_port)

@@ -67,12 +67,6 @@ def test_a_deadline_fails_the_task_and_its_link_answers_410(local_stack: LocalSt
     assert "interrupt.expired" in run.types("updates")
 
 
-@pytest.mark.skip(
-    reason="moto 5.2.5 keeps a stopped execution RUNNING while its waitForTaskToken task waits (its callback "
-    "wait looks for a stop only after a Timeout), so no ABORTED status change happens on the local stack; "
-    "tests/integration/test_durability_faults.py::test_a_stopped_execution_cancels_the_run_and_its_interrupt "
-    "covers run_lifecycle with a real ABORTED event"
-)
 def test_a_stopped_execution_cancels_the_run_and_its_link_answers_409(local_stack: LocalStackHandle) -> None:
     # Given a waiting run with a link
     run = SampleRun(local_stack, "interrupt", {"interrupt": CUSTOM})
