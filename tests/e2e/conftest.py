@@ -13,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -193,9 +194,9 @@ def stop(process: subprocess.Popen[str]) -> None:
             process.wait()
 
 
-@pytest.fixture(scope="session")
-def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
-    state_dir = tmp_path_factory.mktemp("waitgate-state")
+@contextmanager
+def running_stack(state_dir: Path) -> Iterator[LocalStackHandle]:
+    """`python -m local dev` on free ports with its own state dir, until the block ends."""
     environment = stack_environment(state_dir)
     process = subprocess.Popen(
         [sys.executable, "-m", "local", "dev"],
@@ -206,7 +207,15 @@ def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack
         text=True,
     )
     output: list[str] = []
-    wait_until_ready(process, output)
-    description = json.loads((state_dir / "local.json").read_text(encoding="utf-8"))
-    yield LocalStackHandle(description, state_dir, environment, output, process)
-    stop(process)
+    try:
+        wait_until_ready(process, output)
+        description = json.loads((state_dir / "local.json").read_text(encoding="utf-8"))
+        yield LocalStackHandle(description, state_dir, environment, output, process)
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="session")
+def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
+    with running_stack(tmp_path_factory.mktemp("waitgate-state")) as stack:
+        yield stack

@@ -16,7 +16,6 @@ comments right before a block steer it:
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -26,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, stack_environment, stop, wait_until_ready
+from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, running_stack
 
 pytestmark = pytest.mark.e2e
 
@@ -109,21 +108,8 @@ def documents_with_blocks() -> list[Path]:
 @pytest.fixture(scope="module")
 def docs_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
     """A stack of the docs' own, so the fixed run names of the walk-throughs are fresh."""
-    state_dir = tmp_path_factory.mktemp("docs-stack")
-    environment = stack_environment(state_dir)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "local", "dev"],
-        cwd=REPO_ROOT,
-        env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    output: list[str] = []
-    wait_until_ready(process, output)
-    description = json.loads((state_dir / "local.json").read_text(encoding="utf-8"))
-    yield LocalStackHandle(description, state_dir, environment, output, process)
-    stop(process)
+    with running_stack(tmp_path_factory.mktemp("docs-stack")) as stack:
+        yield stack
 
 
 def test_every_bash_block_is_found() -> None:
