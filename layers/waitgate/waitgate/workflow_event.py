@@ -6,7 +6,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from waitgate.errors import InterruptPayloadInvalidError
+from waitgate.errors import InterruptPayloadInvalidError, ValidationFailedError
+from waitgate.payloads import json_rules
+
+MAX_INTERRUPT_BYTES = 64 * 1024  # the payload as stored (compact UTF-8 JSON); see docs/protocol-profile.md
 
 
 class WorkflowTaskEvent(BaseModel):
@@ -22,10 +25,28 @@ class WorkflowTaskEvent(BaseModel):
 
 
 def parse_workflow_event(event: Any) -> WorkflowTaskEvent:
-    """Without a task token there is no one to answer: such an event is a wiring bug, raised loudly."""
+    """Without a task token there is no one to answer: such an event is a wiring bug, raised loudly.
+
+    The JSON rules (depth, finite numbers, Unicode strings) hold before any model looks inside."""
+    _check_json(event)
     try:
         return WorkflowTaskEvent.model_validate(event)
     except ValidationError as error:
         fields = sorted({".".join(str(p) for p in e["loc"]) for e in error.errors()})
         # `from None`: pydantic's message quotes the input, and the input holds the task token.
         raise InterruptPayloadInvalidError(f"The task event is malformed at: {', '.join(fields)}.") from None
+
+
+def _check_json(event: Any) -> None:
+    if not isinstance(event, dict):
+        return  # the model says what is wrong
+    try:
+        for member in ("interrupt", "configurable"):
+            json_rules.check_value(event.get(member), f"$.{member}")
+    except ValidationFailedError as error:
+        raise InterruptPayloadInvalidError(f"{error.detail} (at {error.extensions['path']})") from None
+    size = json_rules.encoded_size(event.get("interrupt"))
+    if size > MAX_INTERRUPT_BYTES:
+        raise InterruptPayloadInvalidError(
+            f"The interrupt payload is {size:,} bytes as JSON; at most {MAX_INTERRUPT_BYTES:,} are allowed."
+        )

@@ -1,14 +1,14 @@
-"""Request bodies: JSON only, at most 256 KB, decoded once."""
+"""Request bodies: JSON only, at most 256 KB, decoded once under the JSON rules (`payloads.json_rules`)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from waitgate.errors import PayloadTooLargeError, UnsupportedMediaTypeError, ValidationFailedError
+from waitgate.payloads import json_rules
 
 MAX_BODY_BYTES = 256 * 1024
 
@@ -21,10 +21,7 @@ def json_body(event: Mapping[str, Any]) -> Any:
     media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media_type != "application/json" and not media_type.endswith("+json"):
         raise UnsupportedMediaTypeError("Send the body as application/json.")
-    try:
-        return json.loads(raw)
-    except (UnicodeDecodeError, ValueError) as error:
-        raise ValidationFailedError("The body is not valid JSON.", path="$") from error
+    return json_rules.loads(raw)
 
 
 def _raw_body(event: Mapping[str, Any]) -> bytes:
