@@ -140,8 +140,20 @@ class ConcurrentUpdateError(WaitgateError):
     title = "Concurrent update"
 
 
+class StoreRefusedError(WaitgateError):
+    """DynamoDB refused a write for a reason no retry changes (a malformed or oversized item): a bug
+    of ours, answered 500 at once rather than retried as if it were a conflict."""
+
+    code = "internal"
+    status = 500
+    title = "Internal error"
+
+
 class TemporarilyUnavailableError(WaitgateError):
-    """AWS throttled us past botocore's own retries; the caller may retry the same request."""
+    """AWS throttled us, timed out or did not answer, past botocore's own retries; nothing is known to
+    have changed, and the caller may send the same request again (503 with Retry-After)."""
+
+    retry_after_seconds: ClassVar[int] = 1
 
     code = "unavailable"
     status = 503

@@ -10,9 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from botocore.exceptions import ClientError
-
-from waitgate.adapters.aws_errors import THROTTLING_CODES, error_code
+from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, is_transient
 from waitgate.approval import Memberships
 from waitgate.errors import TemporarilyUnavailableError
 
@@ -100,7 +98,7 @@ class DynamoDbDirectory:
     def _call(operation: Any, **arguments: Any) -> Any:
         try:
             return operation(**arguments)
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             raise _translate(error) from error
 
 
@@ -108,9 +106,8 @@ def _key(pk: str, sk: str) -> dict[str, Any]:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
 
 
-def _translate(error: ClientError) -> BaseException:
+def _translate(error: Exception) -> Exception:
     """One place where the directory's DynamoDB error codes become domain errors."""
-    if error_code(error) in THROTTLING_CODES:
+    if is_transient(error):
         return TemporarilyUnavailableError("The directory is busy; retry the request.")
-    translated: BaseException = error
-    return translated
+    return error

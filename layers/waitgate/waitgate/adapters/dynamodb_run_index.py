@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.exceptions import ClientError
-
 from waitgate.adapters import dynamodb_items as items
-from waitgate.adapters.aws_errors import THROTTLING_CODES, error_code
+from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, is_transient
 from waitgate.errors import TemporarilyUnavailableError
 from waitgate.records import ExecutionLink, InterruptRecord, RunRef
 from waitgate.service.lifecycle_links import execution_pk
@@ -46,7 +44,7 @@ class DynamoDbRunIndex:
         while True:
             try:
                 answer = self._client.query(**query)
-            except ClientError as error:
+            except AWS_CALL_ERRORS as error:
                 raise _translate(error) from error
             found.extend(answer.get("Items", []))
             if "LastEvaluatedKey" not in answer:
@@ -54,8 +52,7 @@ class DynamoDbRunIndex:
             query["ExclusiveStartKey"] = answer["LastEvaluatedKey"]
 
 
-def _translate(error: ClientError) -> BaseException:
-    if error_code(error) in THROTTLING_CODES:
+def _translate(error: Exception) -> Exception:
+    if is_transient(error):
         return TemporarilyUnavailableError("The store is busy; retry.")
-    translated: BaseException = error
-    return translated
+    return error

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.exceptions import ClientError
-
 from waitgate.adapters import dynamodb_answers as answers
 from waitgate.adapters import dynamodb_items as items
-from waitgate.adapters.aws_errors import THROTTLING_CODES, error_code
-from waitgate.errors import ConcurrentUpdateError, GuardFailedError, TemporarilyUnavailableError
+from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
+from waitgate.errors import (
+    ConcurrentUpdateError,
+    GuardFailedError,
+    StoreRefusedError,
+    TemporarilyUnavailableError,
+)
 from waitgate.records import (
     EventMode,
     EventPage,
@@ -58,7 +61,7 @@ class DynamoDbStore:
     def save_answer(self, run: RunRef, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
         try:
             self._client.put_item(**answers.answer_put(self._table, run, ref, answer))
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 return False
             raise _translate(error) from error
@@ -67,13 +70,13 @@ class DynamoDbStore:
     def commit(self, change: RunChange) -> None:
         try:
             self._client.transact_write_items(TransactItems=_transaction(self._table, change))
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             raise _failed_guard(error, change) or _translate(error) from error
 
     def mark_delivered(self, record: InterruptRecord, delivered_at: str) -> bool:
         try:
             self._client.update_item(**items.delivered_update(self._table, record, delivered_at))
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 return False
             raise _translate(error) from error
@@ -83,7 +86,7 @@ class DynamoDbStore:
         key = items.key_of(items.run_pk(run), items.SNAPSHOT_SK)
         try:
             answer = self._client.get_item(TableName=self._table, Key=key, ConsistentRead=True)
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             raise _translate(error) from error
         item = answer.get("Item")
         return items.snapshot_from_item(item) if item else None
@@ -107,7 +110,7 @@ class DynamoDbStore:
                 query["ExpressionAttributeValues"][f":m{index}"] = {"S": mode}
         try:
             answer = self._client.query(**query)
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             raise _translate(error) from error
         events = tuple(items.event_from_item(item) for item in answer.get("Items", []))
         last = answer.get("LastEvaluatedKey")
@@ -119,7 +122,7 @@ class DynamoDbStore:
         while request:
             try:
                 answer = self._client.batch_get_item(RequestItems=request)
-            except ClientError as error:
+            except AWS_CALL_ERRORS as error:
                 raise _translate(error) from error
             for item in answer.get("Responses", {}).get(self._table, []):
                 found[item["sk"]["S"]] = item
@@ -189,22 +192,44 @@ def _reentry(run: RunRef, key: str | None, found: dict[str, items.Item]) -> Reen
     return items.reentry_from_item(run, key, item) if key is not None and item else None
 
 
-def _failed_guard(error: ClientError, change: RunChange) -> GuardFailedError | None:
+def _failed_guard(error: Exception, change: RunChange) -> GuardFailedError | None:
     """The guard that failed, when only guards failed (a moved run item is a concurrent update)."""
-    reasons = error.response.get("CancellationReasons") or []
-    failed = [index for index, reason in enumerate(reasons) if reason.get("Code") == "ConditionalCheckFailed"]
+    reasons = _cancellation_reasons(error)
+    failed = [index for index, code in enumerate(reasons) if code == "ConditionalCheckFailed"]
     first_guard = len(reasons) - len(change.guarded)
     if not change.guarded or not failed or failed[0] < first_guard:
         return None
     return GuardFailedError(change.guarded[failed[0] - first_guard].label)
 
 
-def _translate(error: ClientError) -> BaseException:
-    """One place where DynamoDB's error codes become domain errors."""
+# Why a transaction was cancelled, item by item: only a condition that did not hold, or another
+# transaction on the same items, is a conflict the use case re-reads and retries.
+CONFLICT_REASONS = frozenset({"ConditionalCheckFailed", "TransactionConflict"})
+TRANSIENT_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"})
+
+
+def _cancellation_reasons(error: Exception) -> list[str]:
+    response = getattr(error, "response", None) or {}
+    return [str(reason.get("Code") or "None") for reason in response.get("CancellationReasons") or []]
+
+
+def _translate(error: Exception) -> Exception:
+    """One place where DynamoDB's answers become domain errors, by what they mean for the caller."""
     code = error_code(error)
-    if code in {"TransactionCanceledException", "ConditionalCheckFailedException"}:
+    if code == "TransactionCanceledException":
+        return _cancelled(set(_cancellation_reasons(error)) - {"None"})
+    if code == "ConditionalCheckFailedException":
         return ConcurrentUpdateError("The run changed since it was read.")
-    if code == "TransactionConflictException" or code in THROTTLING_CODES:
+    if code == "TransactionConflictException" or is_transient(error):
         return TemporarilyUnavailableError("The store is busy; retry the request.")
-    translated: BaseException = error
-    return translated
+    if code == "ValidationException":
+        return StoreRefusedError(f"The store refused the write ({code}).")
+    return error
+
+
+def _cancelled(reasons: set[str]) -> Exception:
+    if reasons & CONFLICT_REASONS:
+        return ConcurrentUpdateError("The run changed since it was read.")
+    if reasons and reasons <= TRANSIENT_REASONS:
+        return TemporarilyUnavailableError("The store is busy; retry the request.")
+    return StoreRefusedError(f"The store refused the write ({', '.join(sorted(reasons)) or 'no reason'}).")

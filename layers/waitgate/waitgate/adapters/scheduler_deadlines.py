@@ -10,9 +10,7 @@ import json
 from datetime import timedelta
 from typing import Any
 
-from botocore.exceptions import ClientError
-
-from waitgate.adapters.aws_errors import THROTTLING_CODES, error_code, is_server_error
+from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code, is_server_error, is_transient
 from waitgate.clock import parse_rfc3339
 from waitgate.errors import DeliveryFailedError
 from waitgate.records import InterruptRecord
@@ -63,15 +61,14 @@ class SchedulerDeadlines:
                     "RetryPolicy": {"MaximumEventAgeInSeconds": 86_400, "MaximumRetryAttempts": 185},
                 },
             )
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             if error_code(error) == "ConflictException":
                 return  # scheduled by an earlier attempt of the same request
             raise _translate(error) from error
 
 
-def _translate(error: ClientError) -> BaseException:
+def _translate(error: Exception) -> Exception:
     code = error_code(error)
-    if code in THROTTLING_CODES or is_server_error(error):
-        return DeliveryFailedError(f"EventBridge Scheduler answered {code}.", aws_code=code)
-    translated: BaseException = error
-    return translated
+    if is_transient(error) or is_server_error(error):
+        return DeliveryFailedError(f"EventBridge Scheduler answered {described(error)}.", aws_code=code)
+    return error

@@ -12,9 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from botocore.exceptions import ClientError
-
-from waitgate.adapters.aws_errors import THROTTLING_CODES, error_code
+from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.errors import TemporarilyUnavailableError
 from waitgate.tokens import KeyringError, is_valid_kid
 
@@ -32,7 +30,7 @@ def secret_loader(client_factory: Callable[[], Client], secret_id: str) -> Calla
             clients.append(client_factory())
         try:
             answer = clients[0].get_secret_value(SecretId=secret_id)
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             raise _translate(error) from None  # `from None`: the answer never reaches a log
         return normalized_secret(str(answer["SecretString"]))
 
@@ -62,9 +60,9 @@ def normalized_secret(text: str) -> str:
     return json.dumps({**rest, "keys": keys})
 
 
-def _translate(error: ClientError) -> BaseException:
+def _translate(error: Exception) -> Exception:
     """One place where Secrets Manager's error codes become domain errors."""
     code = error_code(error)
-    if code in THROTTLING_CODES:
+    if is_transient(error):
         return TemporarilyUnavailableError("The token secret is busy; retry the request.")
     return KeyringError(f"the token secret could not be read ({code})")

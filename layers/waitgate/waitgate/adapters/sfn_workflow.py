@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from botocore.exceptions import ClientError
-
-from waitgate.adapters.aws_errors import THROTTLING_CODES, error_code, is_server_error
+from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code, is_server_error, is_transient
 from waitgate.errors import DeliveryFailedError, TaskGoneError
 
 Client = Any  # a boto3 Step Functions client
@@ -41,15 +39,14 @@ class StepFunctionsWorkflow:
     def _call(operation: Any, **arguments: Any) -> None:
         try:
             operation(**arguments)
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             raise _translate(error) from error
 
 
-def _translate(error: ClientError) -> BaseException:
+def _translate(error: Exception) -> Exception:
     code = error_code(error)
     if code in TASK_GONE_CODES:
-        return TaskGoneError(f"Step Functions answered {code}.", aws_code=code)
-    if code in THROTTLING_CODES or is_server_error(error):
-        return DeliveryFailedError(f"Step Functions answered {code}.", aws_code=code)
-    translated: BaseException = error
-    return translated
+        return TaskGoneError(f"Step Functions answered {described(error)}.", aws_code=code)
+    if is_transient(error) or is_server_error(error):
+        return DeliveryFailedError(f"Step Functions answered {described(error)}.", aws_code=code)
+    return error

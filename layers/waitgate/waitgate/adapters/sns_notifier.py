@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from botocore.exceptions import ClientError
-
-from waitgate.adapters.aws_errors import error_code
+from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code
 from waitgate.errors import DeliveryFailedError
 from waitgate.notices import NOTICE_KIND, InterruptNotice
 from waitgate.records import JSONObject, RunRef
@@ -65,7 +63,7 @@ class SnsNotifier:
             attributes[name] = {"DataType": "String", "StringValue": value}
         try:
             self._client.publish(TopicArn=self._topic_arn, MessageAttributes=attributes, **request)
-        except ClientError as error:
+        except AWS_CALL_ERRORS as error:
             raise _translate(error) from error
 
 
@@ -73,7 +71,7 @@ def _json(document: JSONObject) -> str:
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
 
 
-def _translate(error: ClientError) -> BaseException:
+def _translate(error: Exception) -> Exception:
     """Any refusal by SNS means the notice was not sent; the caller decides what that costs."""
     code = error_code(error)
-    return DeliveryFailedError(f"SNS answered {code}.", aws_code=code)
+    return DeliveryFailedError(f"SNS answered {described(error)}.", aws_code=code)

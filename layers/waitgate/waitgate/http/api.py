@@ -9,7 +9,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
 from waitgate.answers import Answer
-from waitgate.errors import NotFoundError, WaitgateError
+from waitgate.errors import NotFoundError, TemporarilyUnavailableError, WaitgateError
 from waitgate.http.idempotency import REPLAYED_HEADER
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.problem import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
@@ -44,13 +44,20 @@ def answer_response(answer: Answer, headers: dict[str, str] | None = None) -> Re
     )
 
 
-def problem_response(status: int, body: str) -> Response[str]:
+def problem_response(status: int, body: str, headers: dict[str, str] | None = None) -> Response[str]:
     return Response(
         status_code=status,
         content_type=PROBLEM_CONTENT_TYPE,
         body=body,
-        headers={"Cache-Control": "no-store"},
+        headers={"Cache-Control": "no-store", **(headers or {})},
     )
+
+
+def retry_headers(error: WaitgateError) -> dict[str, str]:
+    """503 unavailable says when to try again (the SDK client honours it)."""
+    if isinstance(error, TemporarilyUnavailableError):
+        return {"Retry-After": str(error.retry_after_seconds)}
+    return {}
 
 
 def new_http_app() -> APIGatewayHttpResolver:
@@ -62,7 +69,7 @@ def new_http_app() -> APIGatewayHttpResolver:
     def domain_error(error: WaitgateError) -> Response[str]:
         if error.status >= 500:
             logger.error("request failed", extra={"code": error.code, "detail": error.detail})
-        return problem_response(*problem_for(error))
+        return problem_response(*problem_for(error), retry_headers(error))
 
     @app.not_found
     def unknown_route(_: Exception) -> Response[str]:
@@ -118,7 +125,10 @@ def new_token_app() -> APIGatewayHttpResolver:
 
             return page_response(status, error_page(status))
         return Response(
-            status_code=status, content_type=PROBLEM_CONTENT_TYPE, body=body, headers=TOKEN_RESPONSE_HEADERS
+            status_code=status,
+            content_type=PROBLEM_CONTENT_TYPE,
+            body=body,
+            headers={**TOKEN_RESPONSE_HEADERS, **retry_headers(error)},
         )
 
     return app

@@ -55,6 +55,10 @@ HEADERS: Final[dict[str, dict[str, Any]]] = {
         "description": "`no-store` on anything that names a token or a run's state.",
         "schema": {"type": "string"},
     },
+    "Retry-After": {
+        "description": "On 503 `unavailable`: seconds to wait before sending the same request again.",
+        "schema": {"type": "string"},
+    },
     "Referrer-Policy": {"schema": {"type": "string", "enum": ["no-referrer"]}},
     "X-Content-Type-Options": {"schema": {"type": "string", "enum": ["nosniff"]}},
     "Vary": {"schema": {"type": "string"}},

@@ -16,6 +16,7 @@ JSON: Final = "application/json"
 PROBLEM: Final = "application/problem+json"
 HTML: Final = "text/html"
 REPLAYED: Final = "Idempotent-Replayed"
+RETRY_AFTER: Final = "Retry-After"
 TOKEN_HEADERS: Final = ("Cache-Control", "Referrer-Policy", "X-Content-Type-Options", "Vary")
 INSPECT_HEADERS: Final = (
     "Waitgate-Interrupt-Id",
@@ -69,7 +70,8 @@ def refusals(
             " or ".join(f"`{code}`" for code in codes[status]),
             "Problem",
             media,
-            headers + ((REPLAYED,) if status in replayed else ()),
+            headers + ((REPLAYED,) if status in replayed else ()) + ((RETRY_AFTER,) if status == 503 else ()),
+            (RETRY_AFTER,) if status == 503 else (),
         )
         for status in sorted(codes)
     )

@@ -57,7 +57,7 @@ def _token_replies(*replies: Reply) -> tuple[Reply, ...]:
             r.schema,
             r.media,
             TOKEN_HEADERS + r.headers,
-            NO_STORE if r.status != 413 else (),
+            (NO_STORE if r.status != 413 else ()) + r.required,
         )
         for r in replies
     )
