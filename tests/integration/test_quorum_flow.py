@@ -257,6 +257,30 @@ def test_unadvertised_ref_kind_is_ignored(harness: WorkflowHarness, monkeypatch:
     assert matched(body["resumeValue"]["votes"]) == [("zed", "accept", "open")]
 
 
+@pytest.mark.parametrize(
+    "fields",
+    [{"approversList": []}, {"approverGroupRefs": []}, {"approverRoleRefs": []}],
+    ids=["empty list", "empty group refs", "empty role refs"],
+)
+def test_an_empty_eligibility_field_fails_closed(
+    harness: WorkflowHarness, dynamodb: Any, table_name: str, fields: dict[str, Any]
+) -> None:
+    # Given an approval whose eligibility field is present but empty
+    run = suspended(harness, approval(**fields))
+    before = stored_interrupt(dynamodb, table_name, run.run_id)
+    events_before = debug_events(dynamodb, table_name, run.run_id)
+    # When a caller allowed on the surface accepts
+    status, body = vote(run, "zed", ACCEPT)
+    # Then 403 forbidden, and nothing changed: no vote, no event, still pending
+    assert (status, body["code"]) == (403, "forbidden")
+    assert stored_interrupt(dynamodb, table_name, run.run_id) == before
+    assert debug_events(dynamodb, table_name, run.run_id) == events_before
+    # And the host's override principal still decides
+    status, body = vote(run, OVERRIDE, ACCEPT)
+    assert status == 200
+    assert matched(body["resumeValue"]["votes"]) == [(OVERRIDE, "accept", "override")]
+
+
 def test_ask_is_recorded_and_notified_without_deciding(
     harness: WorkflowHarness, dynamodb: Any, table_name: str, asks_queue: tuple[str, str]
 ) -> None:

@@ -108,6 +108,26 @@ def test_unadvertised_refs_that_leave_nothing_mean_open() -> None:
     assert record.matched_by == "open"
 
 
+@pytest.mark.parametrize(
+    "fields",
+    [
+        ApproverFields(approvers_list=()),
+        ApproverFields(approver_group_refs=()),
+        ApproverFields(approver_role_refs=()),
+        ApproverFields(approvers_list=(), approver_group_refs=(), approver_role_refs=()),
+    ],
+    ids=["empty list", "empty group refs", "empty role refs", "all empty"],
+)
+def test_a_present_empty_field_binds_and_lets_nobody_in(fields: ApproverFields) -> None:
+    # Given an approval whose eligibility field is present but empty
+    # When a caller who is allowed on the surface (and even a member of some group) is checked
+    # Then they are not eligible: an empty list fails closed, it never means "anyone"
+    with pytest.raises(ForbiddenError):
+        _check("anyone", fields=fields, groups=frozenset({"g-finance"}), roles=frozenset({"r-cfo"}))
+    # And an override principal still decides, recorded as override
+    assert _check("root", fields=fields).matched_by == "override"
+
+
 def test_approvers_list_binds_even_without_principal_kind() -> None:
     # Given a host advertising no ref kinds at all and an approval with a list
     # When someone outside the list is checked

@@ -22,11 +22,21 @@ _MATCHED_BY = re.compile(r"\A(?:list|override|open|(?:group|role):.+)\Z", re.DOT
 
 @dataclass(frozen=True)
 class ApproverFields:
-    """The interrupt's eligibility fields, as the approval payload carries them."""
+    """The interrupt's eligibility fields, as the approval payload carries them: None when the field
+    is absent. A present field binds even when it is empty (fails closed): `approversList: []` means
+    nobody but an override principal, never "anyone"."""
 
-    approvers_list: tuple[str, ...] = ()
-    approver_group_refs: tuple[str, ...] = ()
-    approver_role_refs: tuple[str, ...] = ()
+    approvers_list: tuple[str, ...] | None = None
+    approver_group_refs: tuple[str, ...] | None = None
+    approver_role_refs: tuple[str, ...] | None = None
+
+    def binds(self, ref_kinds: frozenset[str]) -> bool:
+        """Whether any field restricts who may decide (unadvertised ref kinds are ignored)."""
+        return (
+            self.approvers_list is not None
+            or ("group" in ref_kinds and self.approver_group_refs is not None)
+            or ("role" in ref_kinds and self.approver_role_refs is not None)
+        )
 
 
 @dataclass(frozen=True)
@@ -70,10 +80,10 @@ def refs_needing_resolution(
     membership could change the record. Unadvertised kinds are never asked for.
     """
     _check_ref_kinds(ref_kinds)
-    if principal in fields.approvers_list:
+    if principal in (fields.approvers_list or ()):
         return RefsToResolve()
-    groups = _unique(fields.approver_group_refs) if "group" in ref_kinds else ()
-    roles = _unique(fields.approver_role_refs) if "role" in ref_kinds else ()
+    groups = _unique(fields.approver_group_refs or ()) if "group" in ref_kinds else ()
+    roles = _unique(fields.approver_role_refs or ()) if "role" in ref_kinds else ()
     return RefsToResolve(groups=groups, roles=roles)
 
 
@@ -89,8 +99,8 @@ def check_eligibility(
     """Decide whether `principal` may vote; raise `ForbiddenError` when not.
 
     Precedence of `matched_by`: the list, then group refs in order, then role refs in order,
-    then override. `open` only when no field binds (after ignoring unadvertised kinds) and the
-    principal is not an override principal.
+    then override. `open` only when no field is present (after ignoring unadvertised kinds) and
+    the principal is not an override principal; a present but empty field lets nobody in.
     """
     _check_ref_kinds(ref_kinds)
     if not principal:
@@ -142,9 +152,9 @@ def _match(
     principal: str,
     memberships: Memberships,
 ) -> str | None:
-    group_refs = fields.approver_group_refs if "group" in ref_kinds else ()
-    role_refs = fields.approver_role_refs if "role" in ref_kinds else ()
-    if principal in fields.approvers_list:
+    group_refs = (fields.approver_group_refs or ()) if "group" in ref_kinds else ()
+    role_refs = (fields.approver_role_refs or ()) if "role" in ref_kinds else ()
+    if principal in (fields.approvers_list or ()):
         return "list"
     for ref in group_refs:
         if ref in memberships.groups:
@@ -154,7 +164,7 @@ def _match(
             return f"role:{ref}"
     if principal in override_principals:
         return "override"
-    if not (fields.approvers_list or group_refs or role_refs):
+    if not fields.binds(ref_kinds):
         return "open"
     return None
 

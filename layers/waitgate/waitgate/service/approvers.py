@@ -46,10 +46,16 @@ class NoDirectory:
 
 
 def approver_fields(data: dict[str, Any]) -> ApproverFields:
+    """The payload's fields; an absent one is None, a present one binds even when empty."""
+
+    def present(name: str) -> tuple[str, ...] | None:
+        value = data.get(name)
+        return None if value is None else tuple(value)
+
     return ApproverFields(
-        approvers_list=tuple(data.get("approversList") or ()),
-        approver_group_refs=tuple(data.get("approverGroupRefs") or ()),
-        approver_role_refs=tuple(data.get("approverRoleRefs") or ()),
+        approvers_list=present("approversList"),
+        approver_group_refs=present("approverGroupRefs"),
+        approver_role_refs=present("approverRoleRefs"),
     )
 
 

@@ -46,11 +46,11 @@ def recipients_of(
         return audience
     fields = approver_fields(data)
     tenant = record.run.tenant_id
-    group_refs = fields.approver_group_refs if "group" in ref_kinds else ()
-    role_refs = fields.approver_role_refs if "role" in ref_kinds else ()
+    group_refs = (fields.approver_group_refs or ()) if "group" in ref_kinds else ()
+    role_refs = (fields.approver_role_refs or ()) if "role" in ref_kinds else ()
     groups = {ref: directory.members(tenant, "group", ref) for ref in group_refs}
     roles = {ref: directory.members(tenant, "role", ref) for ref in role_refs}
-    return notification_recipients(None, fields.approvers_list, groups, roles, ref_kinds)
+    return notification_recipients(None, fields.approvers_list or (), groups, roles, ref_kinds)
 
 
 def announce(record: InterruptRecord, deps: NotificationDependencies | None, clock: Clock) -> int:
