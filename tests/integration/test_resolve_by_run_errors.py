@@ -53,6 +53,12 @@ CASES = [
         403,
         "forbidden",
     ),
+    (
+        "comma-joined scope",
+        lambda r: http_event(r, "Interrupt", {"resumeValue": ACCEPT}, scope="runs:read,approvals:respond"),
+        403,
+        "forbidden",
+    ),
     ("unknown node", lambda r: http_event(r, "Elsewhere", {"resumeValue": ACCEPT}), 404, "not_found"),
     (
         "unknown run",
@@ -92,6 +98,37 @@ CASES = [
     ),
     ("no resumeValue", lambda r: http_event(r, "Interrupt", {}), 400, "validation_error"),
     ("malformed JSON", lambda r: http_event(r, "Interrupt", None, raw_body="{"), 400, "validation_error"),
+    (
+        "nested 5,000 deep",
+        lambda r: http_event(
+            r, "Interrupt", None, raw_body='{"resumeValue":' + "[" * 5000 + "]" * 5000 + "}"
+        ),
+        400,
+        "validation_error",
+    ),
+    (
+        "lone surrogate",
+        lambda r: http_event(
+            r,
+            "Interrupt",
+            None,
+            raw_body=json.dumps({"resumeValue": {**ACCEPT}})[:-2] + ', "feedback": "\\ud800"}}',
+        ),
+        400,
+        "validation_error",
+    ),
+    (
+        "NaN",
+        lambda r: http_event(r, "Interrupt", None, raw_body='{"resumeValue": NaN}'),
+        400,
+        "validation_error",
+    ),
+    (
+        "duplicate member",
+        lambda r: http_event(r, "Interrupt", None, raw_body='{"resumeValue": 1, "resumeValue": 2}'),
+        400,
+        "validation_error",
+    ),
     (
         "huge body",
         lambda r: http_event(r, "Interrupt", None, raw_body="x" * (256 * 1024 + 1)),

@@ -23,10 +23,18 @@ def jwt_claims(event: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def scopes_of(claims: Mapping[str, Any]) -> frozenset[str]:
-    """`scope` is space-separated; API Gateway renders list claims as "[a b]"."""
+    """The granted scopes, read as OAuth and API Gateway read them.
+
+    `scope` (or `scp`) is a space-delimited list of scope tokens (RFC 6749 §3.3): a comma is a legal
+    character inside a token, so `"runs:read,approvals:respond"` is one scope that grants neither.
+    `scp` may be a JSON array, which API Gateway's JWT authorizer hands the function as `"[a b]"`.
+    """
     raw = claims.get("scope") or claims.get("scp") or ""
-    text = raw if isinstance(raw, str) else " ".join(str(part) for part in raw)
-    return frozenset(text.strip("[]").replace(",", " ").split())
+    if not isinstance(raw, str):
+        return frozenset(str(part) for part in raw)
+    if raw.startswith("[") and raw.endswith("]"):
+        raw = raw[1:-1]  # an array claim as the authorizer renders it
+    return frozenset(raw.split())
 
 
 def caller_from_jwt(event: Mapping[str, Any], *, required_scope: str, tenant_claim: str) -> Caller:
