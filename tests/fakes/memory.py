@@ -28,7 +28,7 @@ class MemoryStore:
         self.snapshots: dict[RunRef, RunSnapshot] = {}
         self.interrupts: dict[tuple[RunRef, str], InterruptRecord] = {}
         self.events: dict[RunRef, list[RunEvent]] = {}
-        self.answers: dict[tuple[RunRef, str], StoredAnswer] = {}
+        self.answers: dict[str, StoredAnswer] = {}  # by record id: a key's scope is not the run
         self.guarded: dict[tuple[str, str], dict[str, str]] = {}
         self.reentry: dict[tuple[RunRef, str], ReentryKey] = {}
         self.commits = 0
@@ -47,17 +47,17 @@ class MemoryStore:
             snapshot = self.snapshots.get(run)
             if snapshot is not None:
                 snapshot = replace(snapshot, version_seen=snapshot.next_seq)
-            answer = self.answers.get((run, idempotency.record_id)) if idempotency else None
+            answer = self.answers.get(idempotency.record_id) if idempotency else None
             entry = self.reentry.get((run, reentry_key)) if reentry_key is not None else None
             return RunView(
                 snapshot=snapshot, interrupt=self.interrupts.get((run, node_id)), answer=answer, reentry=entry
             )
 
-    def save_answer(self, run: RunRef, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
+    def save_answer(self, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
         with self._lock:
-            if (run, ref.record_id) in self.answers:
+            if ref.record_id in self.answers:
                 return False
-            self.answers[(run, ref.record_id)] = answer
+            self.answers[ref.record_id] = answer
             self.commits += 1
             return True
 
@@ -91,7 +91,7 @@ class MemoryStore:
             owner = self.reentry.get((run, change.reentry.key)) if change.reentry else None
             if change.reentry and owner and owner.interrupt_id != change.reentry.interrupt_id:
                 raise ConcurrentUpdateError("the key belongs to another interrupt")
-            if change.answer is not None and (run, change.answer[0].record_id) in self.answers:
+            if change.answer is not None and change.answer[0].record_id in self.answers:
                 raise ConcurrentUpdateError("key answered")
             stored = self.snapshots.get(run)
             seen = change.snapshot.version_seen
@@ -109,7 +109,7 @@ class MemoryStore:
                 if guard.put is not None:
                     self.guarded[(guard.pk, guard.sk)] = dict(guard.put)
             if change.answer is not None:
-                self.answers[(run, change.answer[0].record_id)] = change.answer[1]
+                self.answers[change.answer[0].record_id] = change.answer[1]
             if change.reentry is not None:
                 self.reentry[(run, change.reentry.key)] = change.reentry
             self.commits += 1

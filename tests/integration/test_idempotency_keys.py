@@ -119,6 +119,37 @@ def test_two_callers_with_the_same_key_never_collide(harness: WorkflowHarness, r
     assert "Idempotent-Replayed" not in bob["headers"]
 
 
+def test_the_same_key_on_another_run_is_422_and_changes_nothing(
+    harness: WorkflowHarness, run_id: str, resolve: Handler
+) -> None:
+    from waitgate import composition
+
+    # Given alice resolved one run under a key
+    assert resolve(keyed(run_id, ACCEPT, "k-runs"))["statusCode"] == 200
+    other = harness.suspend(APPROVAL)
+    Handler("request_interrupt")(other.task_event)
+    calls = dynamodb_calls(composition.aws_client("dynamodb"))
+    # When she reuses the key on another run, with another body
+    reused = resolve(keyed(other.run_id, REJECT, "k-runs"))
+    # Then 422 idempotency_key_reused, found in the one read (no write), and that run still waits
+    assert (reused["statusCode"], json.loads(reused["body"])["code"]) == (422, "idempotency_key_reused")
+    assert calls == ["BatchGetItem"]
+    assert resolve(keyed(other.run_id, REJECT, None))["statusCode"] == 200
+
+
+def test_a_key_is_the_callers_within_their_tenant(harness: WorkflowHarness, resolve: Handler) -> None:
+    # Given "alice" of two tenants, each with a suspended run of her own tenant
+    runs = {}
+    for tenant in ("acme", "globex"):
+        run = harness.suspend(APPROVAL, tenant_id=tenant)
+        Handler("request_interrupt")(run.task_event)
+        runs[tenant] = run.run_id
+    # When each uses the same key / Then neither is the other's replay
+    for tenant, run in runs.items():
+        answer = resolve(keyed(run, ACCEPT, "shared", tenant=tenant))
+        assert answer["statusCode"] == 200 and "Idempotent-Replayed" not in answer["headers"]
+
+
 @pytest.mark.parametrize("key", ["", "x" * 256, "tab\there", "naïve", "line\nbreak"])
 def test_malformed_keys_are_400(run_id: str, resolve: Handler, key: str) -> None:
     response = resolve(keyed(run_id, ACCEPT, key))

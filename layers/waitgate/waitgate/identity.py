@@ -16,4 +16,5 @@ class Caller:
 
     @property
     def idempotency_identity(self) -> str:
-        return f"token:{self.token_id}" if self.token_id else f"principal:{self.principal}"
+        """Who the key belongs to: a token (its jti), or a principal of one tenant."""
+        return f"token:{self.token_id}" if self.token_id else f"principal:{self.tenant_id}:{self.principal}"

@@ -46,7 +46,7 @@ class InterruptStore(Protocol):
         in one consistent read."""
         ...
 
-    def save_answer(self, run: RunRef, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
+    def save_answer(self, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
         """Keep an answer that changed nothing (a 409, a 410, a minted link); False if the key already
         holds one (another request with the same key answered first)."""
         ...

@@ -121,10 +121,11 @@ class RunEvent:
 
 @dataclass(frozen=True)
 class IdempotencyRef:
-    """A caller's Idempotency-Key for one operation on one run, and what the request asked.
+    """A caller's Idempotency-Key for one operation, and what the request asked.
 
-    The scope is (operation, caller identity, key): two callers never collide. The record lives in the
-    run's own partition, so it is read in the same round trip as the interrupt it answers about.
+    The scope is (operation, caller identity, key) — not the run: two callers never collide, and one
+    caller reusing a key on another run with another body gets 422. The fingerprint covers the path
+    (run and node) and the body, so a replay only ever answers the same request.
     """
 
     operation: str

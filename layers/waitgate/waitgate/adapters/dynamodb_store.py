@@ -46,11 +46,11 @@ class DynamoDbStore:
         if reentry_key is not None:
             wanted.append(items.key_of(pk, items.reentry_sk(reentry_key)))
         if idempotency is not None:
-            wanted.append(answers.answer_key(run, idempotency))
+            wanted.append(answers.answer_key(idempotency))
         found = self._batch_get(wanted)
         snapshot = found.get(items.SNAPSHOT_SK)
         interrupt = found.get(items.node_sk(node_id))
-        answer = found.get(answers.answer_sk(idempotency)) if idempotency is not None else None
+        answer = found.get(answers.ANSWER_SK) if idempotency is not None else None
         return RunView(
             snapshot=items.snapshot_from_item(snapshot) if snapshot else None,
             interrupt=items.interrupt_from_item(interrupt) if interrupt else None,
@@ -58,9 +58,9 @@ class DynamoDbStore:
             reentry=_reentry(run, reentry_key, found),
         )
 
-    def save_answer(self, run: RunRef, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
+    def save_answer(self, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
         try:
-            self._client.put_item(**answers.answer_put(self._table, run, ref, answer))
+            self._client.put_item(**answers.answer_put(self._table, ref, answer))
         except AWS_CALL_ERRORS as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 return False
@@ -148,7 +148,7 @@ def _transaction(table: str, change: RunChange) -> list[dict[str, Any]]:
         writes.append(_reentry_put(table, change))
     writes.extend(items.guarded_write(table, guard) for guard in change.guarded)
     if change.answer is not None:
-        writes.append({"Put": answers.answer_put(table, change.snapshot.run, *change.answer)})
+        writes.append({"Put": answers.answer_put(table, *change.answer)})
     return writes
 
 

@@ -93,7 +93,7 @@ def mint_answer(
             record, request.intent, request.sub, deps.keyring, now, ttl_links(request, deps.links)
         )
         answer = json_answer(201, link.to_json())
-        if deps.store.save_answer(run, ref, stored(ref, answer, now)):
+        if deps.store.save_answer(ref, stored(ref, answer, now)):
             return answer
     raise ConcurrentUpdateError("The key kept being answered while the link was minted.")
 
@@ -106,4 +106,4 @@ def _kept_refusal(
     refusal = refusal_to_keep(error)
     if refusal is None:
         raise error
-    return refusal if store.save_answer(run, ref, stored(ref, refusal, now)) else None
+    return refusal if store.save_answer(ref, stored(ref, refusal, now)) else None
