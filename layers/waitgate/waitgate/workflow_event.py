@@ -8,8 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from waitgate.errors import InterruptPayloadInvalidError, ValidationFailedError
 from waitgate.payloads import json_rules
-
-MAX_INTERRUPT_BYTES = 64 * 1024  # the payload as stored (compact UTF-8 JSON); see docs/protocol-profile.md
+from waitgate.size_limits import MAX_INTERRUPT_BYTES
 
 
 class WorkflowTaskEvent(BaseModel):

@@ -12,6 +12,7 @@ from typing import Any
 from waitgate.errors import ForbiddenError, UnauthorizedError, ValidationFailedError
 from waitgate.identity import Caller
 from waitgate.records import DEFAULT_TENANT, RunRef
+from waitgate.size_limits import check_principal
 
 
 def jwt_claims(event: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -42,6 +43,7 @@ def caller_from_jwt(event: Mapping[str, Any], *, required_scope: str, tenant_cla
     scopes = scopes_of(claims)
     if required_scope not in scopes:
         raise ForbiddenError(f"The bearer token lacks the scope {required_scope}.")
+    check_principal(str(claims["sub"]), bearer=True)
     tenant = str(claims.get(tenant_claim) or DEFAULT_TENANT)
     try:
         RunRef.parse(tenant, "probe")

@@ -9,8 +9,7 @@ from typing import Any
 
 from waitgate.errors import PayloadTooLargeError, UnsupportedMediaTypeError, ValidationFailedError
 from waitgate.payloads import json_rules
-
-MAX_BODY_BYTES = 256 * 1024
+from waitgate.size_limits import MAX_BODY_BYTES
 
 
 def json_body(event: Mapping[str, Any]) -> Any:

@@ -25,6 +25,7 @@ from waitgate.approval.quorum import Action
 from waitgate.records import InterruptRecord, JSONObject
 from waitgate.service.approvers import ApprovalConfig, quorum_policy
 from waitgate.service.event_log import EventEntry
+from waitgate.size_limits import check_ask, check_vote, vote_share
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,11 @@ def decide(
     if record.kind != "approval" or eligibility is None:
         return Decision(resolved=True, resume_value=resume_value, record=record)
     votes = tuple(vote_from_json(stored) for stored in record.votes)
-    outcome = cast_vote(quorum_policy(record.data, config), votes, _vote(resume_value, eligibility))
+    policy = quorum_policy(record.data, config)
+    vote = _vote(resume_value, eligibility)
+    if vote.action != "ask":
+        check_vote(vote_to_json(vote), vote_share(policy.required_approvals, policy.rejections_needed))
+    outcome = cast_vote(policy, votes, vote)
     if isinstance(outcome, Asked):
         return _asked(record, outcome, now)
     if isinstance(outcome, Pending):
@@ -92,6 +97,7 @@ def _pending(record: InterruptRecord, pending: Pending) -> Decision:
 def _asked(record: InterruptRecord, asked: Asked, now: str) -> Decision:
     """`ask` never exits the suspend: the question is kept, shown on inspect, told to the agent side."""
     ask = {**vote_to_json(asked.question), "askedAt": now}
+    check_ask(ask, len(record.asks))
     updated = replace(record, asks=(*record.asks, ask), version=record.version + 1)
     event: EventEntry = (
         "interrupt.asked",

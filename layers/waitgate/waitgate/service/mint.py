@@ -15,11 +15,12 @@ from waitgate.errors import ValidationFailedError
 from waitgate.ports import Clock, InterruptStore
 from waitgate.records import InterruptRecord, RunRef
 from waitgate.service.resolve import pending_record
+from waitgate.size_limits import MAX_PRINCIPAL_BYTES, check_principal
 from waitgate.tokens import INTENTS, Intent, KeySource, TokenClaims, expires_at_for, mint
 from waitgate.tokens.claims import format_expires_at
 
 MAX_TTL_SECONDS = 7 * 24 * 3600
-MAX_SUB_LENGTH = 256
+MAX_SUB_LENGTH = MAX_PRINCIPAL_BYTES  # characters; and as many bytes of UTF-8
 _MEMBERS = frozenset({"intent", "sub", "ttlSeconds"})
 
 
@@ -65,6 +66,8 @@ def parse_mint_request(body: Any) -> MintRequest:
         raise ValidationFailedError("intent must be 'resolve' or 'inspect'.", path="intent")
     if sub is not None and (not isinstance(sub, str) or not 0 < len(sub) <= MAX_SUB_LENGTH):
         raise ValidationFailedError(f"sub must be a string of 1..{MAX_SUB_LENGTH} characters.", path="sub")
+    if sub is not None:
+        check_principal(sub, bearer=False)
     if ttl is not None and (type(ttl) is not int or not 0 < ttl <= MAX_TTL_SECONDS):
         raise ValidationFailedError(f"ttlSeconds must be an integer 1..{MAX_TTL_SECONDS}.", path="ttlSeconds")
     return MintRequest(intent=intent, sub=sub, ttl_seconds=ttl)

@@ -14,6 +14,7 @@ from waitgate.errors import (
     GuardFailedError,
     InterruptPayloadInvalidError,
     TaskGoneError,
+    ValidationFailedError,
     WaitgateError,
 )
 from waitgate.payloads import parse_interrupt_payload, snapshot_status_for
@@ -33,6 +34,7 @@ from waitgate.service import conversation, event_log, reentry
 from waitgate.service.lifecycle_links import EXECUTION_LINK, execution_link_guard
 from waitgate.service.notify import NotificationDependencies, announce
 from waitgate.service.reentry import KeySupersededError
+from waitgate.size_limits import check_required_approvals
 from waitgate.workflow_event import parse_workflow_event
 
 MAX_ATTEMPTS = 8
@@ -71,6 +73,7 @@ def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> R
     """Validate, record and suspend; an invalid payload fails the task with a name a Catch can match."""
     try:
         model = parse_interrupt_payload(request.interrupt)
+        _within_host_limits(request.interrupt)
         conversation.check_capability(model.kind, deps.conversation_capability)
     except (InterruptPayloadInvalidError, CapabilityNotSupportedError) as error:
         deps.workflow.send_failure(request.task_token, error.code, error.detail)
@@ -95,6 +98,16 @@ def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> R
         _after_commit(outcome, request, deps)
         return outcome
     raise ConcurrentUpdateError("The run kept changing while the interrupt was requested.")
+
+
+def _within_host_limits(payload: JSONObject) -> None:
+    """The host's own bounds on a valid payload (docs/protocol-profile.md, "Limits")."""
+    if payload["kind"] != "approval":
+        return
+    try:
+        check_required_approvals(int(payload["data"].get("requiredApprovals", 1)))
+    except ValidationFailedError as error:
+        raise InterruptPayloadInvalidError(f"{error.detail} (at {error.extensions['path']})") from None
 
 
 def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: RequestDependencies) -> None:

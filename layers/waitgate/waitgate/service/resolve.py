@@ -23,6 +23,7 @@ from waitgate.service.decision import Decision, decide
 from waitgate.service.delivery import DeliveryDependencies, deliver
 from waitgate.service.event_log import EventEntry
 from waitgate.service.resume_rules import validated_resume
+from waitgate.size_limits import check_comment, check_resume_value
 
 MAX_ATTEMPTS = 16
 logger = logging.getLogger(__name__)
@@ -127,6 +128,10 @@ def _decision(
     moment = deps.clock.now()
     eligibility = eligibility_of(record, command.caller.principal, deps.directory, deps.approval, moment)
     resume_value = validated_resume(record, command.resume_value, command.caller)
+    if record.kind == "approval":
+        check_comment(resume_value.get("feedback"))  # the vote's own size is its quorum's share
+    else:
+        check_resume_value(resume_value)
     now = rfc3339(moment)
     return decide(record, resume_value, now, eligibility, deps.approval), now
 
