@@ -125,7 +125,9 @@ def test_the_largest_quorum_with_the_largest_votes_completes(
     assert (status, body["resumeValue"]["action"], len(body["resumeValue"]["votes"])) == (200, "reject", 12)
     item = interrupt_item(dynamodb, table_name, run.run_id)
     assert item["status"]["S"] == "resolved"
-    item_bytes = sum(len(name) + len(next(iter(value.values()))) for name, value in item.items())
+    item_bytes = sum(
+        len(name) + len(str(next(iter(value.values()))).encode()) for name, value in item.items()
+    )
     assert item_bytes < 400 * 1024
     ended = harness.wait_for_end(run.execution_arn)
     assert ended["status"] == "SUCCEEDED"
