@@ -14,12 +14,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from waitgate.clock import rfc3339
-from waitgate.errors import ConcurrentUpdateError, ValidationFailedError
+from waitgate.errors import ConcurrentUpdateError, PayloadTooLargeError, ValidationFailedError
+from waitgate.payloads import json_rules
 from waitgate.payloads.error_detail import describe
 from waitgate.ports import Clock, InterruptStore
 from waitgate.records import DEFAULT_TENANT, JSONObject, RunChange, RunRef, RunSnapshot, check_node_id
 from waitgate.service import event_log
 from waitgate.service.lifecycle_links import execution_link_guard
+from waitgate.size_limits import MAX_INTERRUPT_BYTES
 
 MAX_ATTEMPTS = 8
 
@@ -91,6 +93,16 @@ def escalation_threshold(configurable: JSONObject | None, default: float) -> flo
 
 
 def _parse(event: Any) -> DecisionTaskEvent:
+    """The JSON rules first (depth, finite numbers, Unicode strings); the decision, which the low-confidence
+    interrupt carries on, within an interrupt payload's size."""
+    if isinstance(event, dict):
+        for member in ("decision", "configurable"):
+            json_rules.check_value(event.get(member), f"$.{member}")
+        size = json_rules.encoded_size(event.get("decision"))
+        if size > MAX_INTERRUPT_BYTES // 2:
+            raise PayloadTooLargeError(
+                f"The decision is {size:,} bytes; at most {MAX_INTERRUPT_BYTES // 2:,}."
+            )
     try:
         return DecisionTaskEvent.model_validate(event)
     except ValidationError as error:
