@@ -14,16 +14,15 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from waitgate.clock import rfc3339
-from waitgate.errors import ConcurrentUpdateError, PayloadTooLargeError, ValidationFailedError
+from waitgate.errors import PayloadTooLargeError, ValidationFailedError
 from waitgate.payloads import json_rules
 from waitgate.payloads.error_detail import describe
 from waitgate.ports import Clock, InterruptStore
 from waitgate.records import DEFAULT_TENANT, JSONObject, RunChange, RunRef, RunSnapshot, check_node_id
 from waitgate.service import event_log
 from waitgate.service.lifecycle_links import execution_link_guard
+from waitgate.service.optimistic import retry_on_conflict
 from waitgate.size_limits import MAX_INTERRUPT_BYTES
-
-MAX_ATTEMPTS = 8
 
 
 class AgentDecision(BaseModel):
@@ -118,14 +117,12 @@ def _append(
 ) -> None:
     """The decision's events; a run that starts here is linked to its execution here too, so its end
     (an Execution Status Change event) finds it, as for a run that starts with an interrupt."""
-    for _ in range(MAX_ATTEMPTS):
+
+    def attempt() -> None:
         stored = deps.store.load(run, node_id).snapshot
         now = rfc3339(deps.clock.now())
         snapshot, events = event_log.append(stored or RunSnapshot.new(run), now, entries)
         guards = () if stored else (execution_link_guard(run, execution_arn, now),)
-        try:
-            deps.store.commit(RunChange(snapshot=snapshot, events=events, guarded=guards))
-        except ConcurrentUpdateError:
-            continue
-        return
-    raise ConcurrentUpdateError("The run kept changing while the decision was recorded.")
+        deps.store.commit(RunChange(snapshot=snapshot, events=events, guarded=guards))
+
+    retry_on_conflict(attempt, "run")

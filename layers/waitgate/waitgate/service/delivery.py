@@ -11,6 +11,7 @@ the item undelivered: DeliveryFailedError reaches the caller, and the outbox tri
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -19,12 +20,12 @@ from waitgate.errors import ConcurrentUpdateError, TaskGoneError
 from waitgate.ports import Clock, InterruptStore, Workflow
 from waitgate.records import InterruptRecord, JSONObject, RunChange, RunRef, RunView
 from waitgate.service import event_log
+from waitgate.service.optimistic import retry_on_conflict
 
 TIMED_OUT = "InterruptTimedOut"
 DELIVERED = "delivered"
 TASK_GONE = "task-gone"
 ENDED_STATUSES = frozenset({"resolved", "expired"})
-MAX_ATTEMPTS = 8
 Via = Literal["inline", "outbox", "expiry"]
 DeliveryResult = Literal["delivered", "task-gone", "already-delivered", "not-ended", "superseded"]
 
@@ -87,9 +88,11 @@ def record_delivery(
 ) -> None:
     """Mark the node item once; a success may overwrite an earlier `task-gone` (someone else's send
     raced ours and lost), never the other way round."""
-    known = _view_after(committed)
-    for _ in range(MAX_ATTEMPTS):
-        view, known = known or deps.store.load(record.run, record.node_id), None
+    first_view = _view_after(committed)
+
+    def attempt() -> None:
+        nonlocal first_view
+        view, first_view = first_view or deps.store.load(record.run, record.node_id), None
         current = view.interrupt
         if view.snapshot is None or current is None or current.interrupt_id != record.interrupt_id:
             return
@@ -103,11 +106,10 @@ def record_delivery(
         change = RunChange(
             snapshot=snapshot, interrupt=marked, expected_interrupt_version=current.version, events=events
         )
-        try:
-            deps.store.commit(change)
-        except ConcurrentUpdateError:
-            continue
-        return
+        deps.store.commit(change)
+
+    with suppress(ConcurrentUpdateError):  # bookkeeping only: the workflow has its answer either way
+        retry_on_conflict(attempt, "interrupt")
 
 
 def _view_after(committed: RunChange | None) -> RunView | None:

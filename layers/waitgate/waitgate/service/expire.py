@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from waitgate.clock import parse_rfc3339, rfc3339
-from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, WaitgateError
+from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
 from waitgate.service import event_log, reentry
 from waitgate.service.delivery import DeliveryDependencies, deliver
+from waitgate.service.optimistic import retry_on_conflict
 
-MAX_ATTEMPTS = 8
 ExpiryResult = Literal["expired", "not-pending", "unknown"]
 
 
@@ -37,26 +37,26 @@ class ExpiryRequest:
 
 
 def expire_interrupt(request: ExpiryRequest, deps: DeliveryDependencies) -> ExpiryResult:
-    for _ in range(MAX_ATTEMPTS):
+    def attempt() -> tuple[ExpiryResult, InterruptRecord | None, RunChange | None]:
         view = deps.store.load(request.run, request.node_id)
         record = view.interrupt
         if view.snapshot is None or record is None or record.interrupt_id != request.interrupt_id:
-            return "unknown"
+            return "unknown", None, None
         if record.status != "pending":
-            return "not-pending"
+            return "not-pending", None, None
         now = deps.clock.now()
         if record.deadline is None or now < parse_rfc3339(record.deadline):
             raise NotDueError("The interrupt's deadline has not passed yet.")
         expired = replace(record, status="expired", version=record.version + 1)
         change = _expiry(view, record, expired, rfc3339(now))
-        try:
-            deps.store.commit(change)
-        except ConcurrentUpdateError:
-            continue
+        deps.store.commit(change)
+        return "expired", expired, change
+
+    result, expired, change = retry_on_conflict(attempt, "interrupt")
+    if expired is not None:
         with suppress(DeliveryFailedError):  # committed: else the outbox (stream consumer) fails the task
             deliver(expired, deps, "expiry", change)
-        return "expired"
-    raise ConcurrentUpdateError("The interrupt kept changing while it was expired.")
+    return result
 
 
 def _expiry(view: RunView, record: InterruptRecord, expired: InterruptRecord, now: str) -> RunChange:

@@ -22,11 +22,12 @@ from waitgate.records import IdempotencyRef, RunRef
 if TYPE_CHECKING:
     from waitgate.service.mint import MintDependencies, MintRequest
 from waitgate.service.idempotency import refusal_to_keep, replay, stored
+from waitgate.service.optimistic import retry_on_conflict
 from waitgate.service.resolve import (
-    MAX_ATTEMPTS,
     ResolveCommand,
     ResolveDependencies,
     ResolveOutcome,
+    ResolvePlan,
     after_commit,
     pending_record,
     plan_resolve,
@@ -42,28 +43,25 @@ def resolve_answer(command: ResolveCommand, ref: IdempotencyRef | None, deps: Re
     """The answer to a resolve request, with or without an Idempotency-Key."""
     if ref is None:
         return outcome_answer(resolve_interrupt(command, deps))
-    for _ in range(MAX_ATTEMPTS):
+
+    def attempt() -> tuple[Answer, ResolvePlan | None]:
         view = deps.store.load(command.run, command.node_id, ref)
         now = deps.clock.now()
         earlier = replay(view.answer, ref, now) if view.answer else None
         if earlier is not None:
-            return earlier
+            return earlier, None
         try:
             plan = plan_resolve(view, command, deps)
         except WaitgateError as error:
-            refusal = _kept_refusal(error, command.run, ref, deps.store, now)
-            if refusal is None:
-                continue  # the same key answered meanwhile: replay that
-            return refusal
+            return _kept_refusal(error, ref, deps.store, now), None
         answer = outcome_answer(plan.outcome())
-        change = replace(plan.change, answer=(ref, stored(ref, answer, now)))
-        try:
-            deps.store.commit(change)
-        except ConcurrentUpdateError:
-            continue
-        after_commit(plan, deps)
-        return answer
-    raise ConcurrentUpdateError("The interrupt kept changing while it was resolved.")
+        deps.store.commit(replace(plan.change, answer=(ref, stored(ref, answer, now))))
+        return answer, plan
+
+    answer, committed = retry_on_conflict(attempt, "interrupt")
+    if committed is not None:
+        after_commit(committed, deps)
+    return answer
 
 
 def mint_answer(
@@ -76,7 +74,8 @@ def mint_answer(
 
     if ref is None:
         return json_answer(201, mint_interrupt_token(run, node_id, request, deps).to_json())
-    for _ in range(MAX_ATTEMPTS):
+
+    def attempt() -> Answer:
         view = deps.store.load(run, node_id, ref)
         now = deps.clock.now()
         earlier = replay(view.answer, ref, now) if view.answer else None
@@ -85,25 +84,26 @@ def mint_answer(
         try:
             record = pending_record(view, deps.clock)
         except WaitgateError as error:
-            refusal = _kept_refusal(error, run, ref, deps.store, now)
-            if refusal is None:
-                continue
-            return refusal
+            return _kept_refusal(error, ref, deps.store, now)
         link = link_for(
             record, request.intent, request.sub, deps.keyring, now, ttl_links(request, deps.links)
         )
-        answer = json_answer(201, link.to_json())
-        if deps.store.save_answer(ref, stored(ref, answer, now)):
-            return answer
-    raise ConcurrentUpdateError("The key kept being answered while the link was minted.")
+        return _saved(json_answer(201, link.to_json()), ref, deps.store, now)
+
+    return retry_on_conflict(attempt, "key")
 
 
-def _kept_refusal(
-    error: WaitgateError, run: RunRef, ref: IdempotencyRef, store: InterruptStore, now: datetime
-) -> Answer | None:
-    """A state refusal (409, 410) kept as the key's answer; None if the key was answered meanwhile.
-    A refusal of the request itself (400, 403, 404) is raised again: a corrected retry may succeed."""
+def _kept_refusal(error: WaitgateError, ref: IdempotencyRef, store: InterruptStore, now: datetime) -> Answer:
+    """A state refusal (409, 410) kept as the key's answer. A refusal of the request itself (400, 403,
+    404) is raised again: a corrected retry may succeed."""
     refusal = refusal_to_keep(error)
     if refusal is None:
         raise error
-    return refusal if store.save_answer(ref, stored(ref, refusal, now)) else None
+    return _saved(refusal, ref, store, now)
+
+
+def _saved(answer: Answer, ref: IdempotencyRef, store: InterruptStore, now: datetime) -> Answer:
+    """The answer, kept as the key's; a conflict if the same key was answered meanwhile (replay that)."""
+    if not store.save_answer(ref, stored(ref, answer, now)):
+        raise ConcurrentUpdateError("The key was answered meanwhile.")
+    return answer

@@ -11,11 +11,11 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from waitgate.clock import rfc3339
-from waitgate.errors import ConcurrentUpdateError
 from waitgate.ports import Clock, InterruptStore, RunIndex
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunStatus, RunView
 from waitgate.service import event_log, reentry
 from waitgate.service.event_log import EventEntry
+from waitgate.service.optimistic import retry_on_conflict
 
 RUN_STATUS_OF_EXECUTION: Final[dict[str, RunStatus]] = {
     "SUCCEEDED": "completed",
@@ -23,7 +23,6 @@ RUN_STATUS_OF_EXECUTION: Final[dict[str, RunStatus]] = {
     "TIMED_OUT": "failed",
     "ABORTED": "cancelled",
 }
-MAX_ATTEMPTS = 8
 
 
 @dataclass(frozen=True)
@@ -66,19 +65,16 @@ def end_run(run: RunRef, status: RunStatus, execution_status: str, deps: Lifecyc
 def _commit_end(
     run: RunRef, node_id: str | None, status: RunStatus, execution_status: str, deps: LifecycleDependencies
 ) -> None:
-    for _ in range(MAX_ATTEMPTS):
+
+    def attempt() -> None:
         view = deps.store.load(run, node_id) if node_id else RunView(deps.store.snapshot(run), None)
         if view.snapshot is None:
             return
         change = _end_change(view, node_id, status, execution_status, rfc3339(deps.clock.now()))
-        if change is None:
-            return
-        try:
+        if change is not None:
             deps.store.commit(change)
-        except ConcurrentUpdateError:
-            continue
-        return
-    raise ConcurrentUpdateError("The run kept changing while it ended.")
+
+    retry_on_conflict(attempt, "run")
 
 
 def _end_change(

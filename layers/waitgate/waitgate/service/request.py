@@ -33,11 +33,10 @@ from waitgate.records import (
 from waitgate.service import conversation, event_log, reentry
 from waitgate.service.lifecycle_links import EXECUTION_LINK, execution_link_guard
 from waitgate.service.notify import NotificationDependencies, announce
+from waitgate.service.optimistic import retry_on_conflict
 from waitgate.service.reentry import KeySupersededError
 from waitgate.size_limits import check_required_approvals
 from waitgate.workflow_event import parse_workflow_event
-
-MAX_ATTEMPTS = 8
 
 
 @dataclass(frozen=True)
@@ -79,25 +78,25 @@ def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> R
         deps.workflow.send_failure(request.task_token, error.code, error.detail)
         return RequestOutcome(status="rejected")
     payload: JSONObject = request.interrupt  # stored verbatim: interrupt.requested carries it as sent
-    for _ in range(MAX_ATTEMPTS):
+
+    def attempt() -> RequestOutcome:
         view = deps.store.load(request.run, request.node_id, reentry_key=payload["key"])
-        try:
-            outcome, change = _plan(request, payload, model.kind, view, deps)
-            deps.store.commit(change)
-        except ConcurrentUpdateError:
-            continue
-        except KeySupersededError as superseded:
-            deps.workflow.send_failure(request.task_token, superseded.code, superseded.detail)
-            return RequestOutcome(status="rejected")
-        except GuardFailedError as failed:
-            if failed.label == EXECUTION_LINK:
-                continue
-            refusal = conversation.guard_error(failed.label, payload)
-            deps.workflow.send_failure(request.task_token, refusal.code, refusal.detail)
-            return RequestOutcome(status="rejected")
-        _after_commit(outcome, request, deps)
+        outcome, change = _plan(request, payload, model.kind, view, deps)
+        deps.store.commit(change)
         return outcome
-    raise ConcurrentUpdateError("The run kept changing while the interrupt was requested.")
+
+    try:
+        # a lost execution link is another request of the same execution: read again and join it
+        outcome = retry_on_conflict(attempt, "run", retried_guards=(EXECUTION_LINK,))
+    except KeySupersededError as superseded:
+        deps.workflow.send_failure(request.task_token, superseded.code, superseded.detail)
+        return RequestOutcome(status="rejected")
+    except GuardFailedError as failed:
+        refusal = conversation.guard_error(failed.label, payload)
+        deps.workflow.send_failure(request.task_token, refusal.code, refusal.detail)
+        return RequestOutcome(status="rejected")
+    _after_commit(outcome, request, deps)
+    return outcome
 
 
 def _within_host_limits(payload: JSONObject) -> None:

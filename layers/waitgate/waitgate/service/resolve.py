@@ -8,7 +8,6 @@ from typing import Any, Literal
 
 from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import (
-    ConcurrentUpdateError,
     DeliveryFailedError,
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
@@ -22,10 +21,10 @@ from waitgate.service.approvers import ApprovalConfig, NoDirectory, eligibility_
 from waitgate.service.decision import Decision, decide
 from waitgate.service.delivery import DeliveryDependencies, deliver
 from waitgate.service.event_log import EventEntry
+from waitgate.service.optimistic import retry_on_conflict
 from waitgate.service.resume_rules import validated_resume
 from waitgate.size_limits import check_comment, check_resume_value
 
-MAX_ATTEMPTS = 16
 logger = logging.getLogger(__name__)
 
 
@@ -90,15 +89,13 @@ class ResolvePlan:
 
 def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> ResolveOutcome:
     """Commit the resolution once (conditional transaction), then deliver it to the workflow."""
-    for _ in range(MAX_ATTEMPTS):
-        view = deps.store.load(command.run, command.node_id)
-        plan = plan_resolve(view, command, deps)
-        try:
-            deps.store.commit(plan.change)
-        except ConcurrentUpdateError:
-            continue
-        return after_commit(plan, deps)
-    raise ConcurrentUpdateError("The interrupt kept changing while it was resolved.")
+
+    def attempt() -> ResolvePlan:
+        plan = plan_resolve(deps.store.load(command.run, command.node_id), command, deps)
+        deps.store.commit(plan.change)
+        return plan
+
+    return after_commit(retry_on_conflict(attempt, "interrupt"), deps)
 
 
 def plan_resolve(view: RunView, command: ResolveCommand, deps: ResolveDependencies) -> ResolvePlan:
