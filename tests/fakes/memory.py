@@ -11,6 +11,7 @@ from typing import Any
 
 from waitgate.errors import ConcurrentUpdateError, GuardFailedError, TaskGoneError
 from waitgate.records import (
+    GuardSubject,
     IdempotencyRef,
     InterruptRecord,
     ReentryKey,
@@ -29,7 +30,7 @@ class MemoryStore:
         self.interrupts: dict[tuple[RunRef, str], InterruptRecord] = {}
         self.events: dict[RunRef, list[RunEvent]] = {}
         self.answers: dict[str, StoredAnswer] = {}  # by record id: a key's scope is not the run
-        self.guarded: dict[tuple[str, str], dict[str, str]] = {}
+        self.guarded: dict[GuardSubject, dict[str, str]] = {}
         self.reentry: dict[tuple[RunRef, str], ReentryKey] = {}
         self.commits = 0
         self.reads = 0
@@ -63,7 +64,7 @@ class MemoryStore:
 
     def _check_guards(self, change: RunChange) -> None:
         for guard in change.guarded:
-            current = self.guarded.get((guard.pk, guard.sk))
+            current = self.guarded.get(guard.subject)
             holds = (
                 current is None
                 if guard.expect is None
@@ -107,7 +108,7 @@ class MemoryStore:
             self.events.setdefault(run, []).extend(change.events)
             for guard in change.guarded:
                 if guard.put is not None:
-                    self.guarded[(guard.pk, guard.sk)] = dict(guard.put)
+                    self.guarded[guard.subject] = dict(guard.put)
             if change.answer is not None:
                 self.answers[change.answer[0].record_id] = change.answer[1]
             if change.reentry is not None:

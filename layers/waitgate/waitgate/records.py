@@ -185,15 +185,35 @@ class RunView:
 
 
 @dataclass(frozen=True)
-class GuardedItem:
-    """An item outside the run's own items, checked (and written, if `put`) in the run's transaction.
+class ConversationRef:
+    """A conversation of a tenant: started once, exchanged on while open (conversation.* kinds)."""
 
-    `expect` None: the item must not exist; a mapping: it must exist with these string attributes.
-    A guard that does not hold fails the whole change with GuardFailedError(label).
+    tenant_id: str
+    conversation_id: str
+
+
+@dataclass(frozen=True)
+class ExecutionLinkRef:
+    """The lookup from a workflow execution (by name) to the run it carries."""
+
+    execution_name: str
+    run: RunRef
+
+
+GuardSubject = ConversationRef | ExecutionLinkRef
+ENDED_STATUSES = frozenset({"resolved", "expired"})  # an interrupt the workflow must be told about
+
+
+@dataclass(frozen=True)
+class GuardedItem:
+    """A record outside the run's own, checked (and written, if `put`) in the run's transaction.
+
+    `expect` None: the record must not exist; a mapping: it must exist with these string attributes.
+    A guard that does not hold fails the whole change with GuardFailedError(label). Where the record
+    lives is the store's business (the DynamoDB adapter's key layout).
     """
 
-    pk: str
-    sk: str
+    subject: GuardSubject
     label: str
     expect: Mapping[str, str] | None = None
     put: Mapping[str, str] | None = None  # the item's attributes (besides its key); None: check only

@@ -6,7 +6,10 @@ import json
 from typing import Any
 
 from waitgate.records import (
+    ConversationRef,
+    ExecutionLinkRef,
     GuardedItem,
+    GuardSubject,
     InterruptRecord,
     ReentryKey,
     RunEvent,
@@ -43,6 +46,28 @@ def seq_of_event_sk(sk: str) -> int:
 
 def key_of(pk: str, sk: str) -> Item:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+# Outside the runs' partitions: the execution → run lookup, and one item per conversation of a tenant.
+def execution_pk(execution_name: str) -> str:
+    return f"EXEC#{execution_name}"
+
+
+EXECUTION_LINK_SK_PREFIX = "TENANT#"
+CONVERSATION_SK = "CONV"
+
+
+def guard_key(subject: GuardSubject) -> Item:
+    """Where a guarded record lives."""
+    if isinstance(subject, ExecutionLinkRef):
+        run = subject.run
+        return key_of(
+            execution_pk(subject.execution_name),
+            f"{EXECUTION_LINK_SK_PREFIX}{run.tenant_id}#RUN#{run.run_id}",
+        )
+    if isinstance(subject, ConversationRef):
+        return key_of(f"TENANT#{subject.tenant_id}#CONV#{subject.conversation_id}", CONVERSATION_SK)
+    raise TypeError(f"no key layout for {type(subject).__name__}")
 
 
 def _s(value: str) -> dict[str, str]:
@@ -208,9 +233,9 @@ def guarded_write(table: str, guard: GuardedItem) -> dict[str, Any]:
     """A Put (or, without `put`, a ConditionCheck) whose condition is the guard's expectation."""
     operation: dict[str, Any] = {"TableName": table, **_guard_condition(guard)}
     if guard.put is None:
-        operation["Key"] = key_of(guard.pk, guard.sk)
+        operation["Key"] = guard_key(guard.subject)
         return {"ConditionCheck": operation}
-    item = key_of(guard.pk, guard.sk)
+    item = guard_key(guard.subject)
     item.update({name: _s(value) for name, value in guard.put.items()})
     operation["Item"] = item
     return {"Put": operation}

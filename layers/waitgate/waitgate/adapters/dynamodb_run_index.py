@@ -8,7 +8,6 @@ from waitgate.adapters import dynamodb_items as items
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, is_transient
 from waitgate.errors import TemporarilyUnavailableError
 from waitgate.records import ExecutionLink, InterruptRecord, RunRef
-from waitgate.service.lifecycle_links import execution_pk
 
 Client = Any  # a boto3 DynamoDB client
 
@@ -19,7 +18,7 @@ class DynamoDbRunIndex:
         self._table = table_name
 
     def runs_of_execution(self, execution_name: str) -> tuple[ExecutionLink, ...]:
-        found = self._query(execution_pk(execution_name), "TENANT#")
+        found = self._query(items.execution_pk(execution_name), items.EXECUTION_LINK_SK_PREFIX)
         return tuple(
             ExecutionLink(
                 execution_name=execution_name,

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from waitgate.adapters.dynamodb_items import node_sk
-from waitgate.records import RunRef
-from waitgate.service.delivery import ENDED_STATUSES
+from waitgate.records import ENDED_STATUSES, RunRef
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,10 @@ from waitgate.errors import (
     WaitgateError,
 )
 from waitgate.payloads import CONVERSATION_KINDS
-from waitgate.records import GuardedItem, InterruptRecord, JSONObject, RunRef
+from waitgate.records import ConversationRef, GuardedItem, InterruptRecord, JSONObject, RunRef
 
-CONVERSATION_SK = "CONV"
 STARTED = "conversation-unique"
 OPEN = "conversation-open"
-
-
-def conversation_pk(tenant_id: str, conversation_id: str) -> str:
-    return f"TENANT#{tenant_id}#CONV#{conversation_id}"
 
 
 def check_capability(kind: str, capability_on: bool) -> None:
@@ -36,12 +31,12 @@ def request_guards(run: RunRef, payload: JSONObject, requested_at: str) -> tuple
     kind = payload["kind"]
     if kind not in CONVERSATION_KINDS:
         return ()
-    pk = conversation_pk(run.tenant_id, payload["data"]["conversationId"])
+    subject = ConversationRef(run.tenant_id, payload["data"]["conversationId"])
     if kind == "conversation.start":
         item = _attributes(run, payload["data"]["conversationId"], "open")
         item["startedAt"] = requested_at
-        return (GuardedItem(pk, CONVERSATION_SK, STARTED, expect=None, put=item),)
-    return (GuardedItem(pk, CONVERSATION_SK, OPEN, expect={"status": "open"}),)
+        return (GuardedItem(subject, STARTED, expect=None, put=item),)
+    return (GuardedItem(subject, OPEN, expect={"status": "open"}),)
 
 
 def resolution_guards(record: InterruptRecord, resolved_at: str) -> tuple[GuardedItem, ...]:
@@ -52,8 +47,8 @@ def resolution_guards(record: InterruptRecord, resolved_at: str) -> tuple[Guarde
     conversation_id = record.data["conversationId"]
     item = _attributes(record.run, conversation_id, "closed")
     item["closedAt"] = resolved_at
-    pk = conversation_pk(record.run.tenant_id, conversation_id)
-    return (GuardedItem(pk, CONVERSATION_SK, "conversation-exists", expect={}, put=item),)
+    subject = ConversationRef(record.run.tenant_id, conversation_id)
+    return (GuardedItem(subject, "conversation-exists", expect={}, put=item),)
 
 
 def guard_error(label: str, payload: JSONObject) -> WaitgateError:

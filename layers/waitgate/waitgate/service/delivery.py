@@ -18,14 +18,13 @@ from typing import Literal
 from waitgate.clock import rfc3339
 from waitgate.errors import ConcurrentUpdateError, TaskGoneError
 from waitgate.ports import Clock, InterruptStore, Workflow
-from waitgate.records import InterruptRecord, JSONObject, RunChange, RunRef, RunView
+from waitgate.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunChange, RunRef, RunView
 from waitgate.service import event_log
 from waitgate.service.optimistic import retry_on_conflict
 
 TIMED_OUT = "InterruptTimedOut"
 DELIVERED = "delivered"
 TASK_GONE = "task-gone"
-ENDED_STATUSES = frozenset({"resolved", "expired"})
 Via = Literal["inline", "outbox", "expiry"]
 DeliveryResult = Literal["delivered", "task-gone", "already-delivered", "not-ended", "superseded"]
 

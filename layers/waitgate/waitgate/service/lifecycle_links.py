@@ -1,24 +1,15 @@
 """The lookup from a Step Functions execution to the run it carries.
 
 An "Execution Status Change" event names the execution (its name is the runId by default) but not
-the tenant. The first request of a run writes `pk = EXEC#<executionName>`,
-`sk = TENANT#<tenantId>#RUN#<runId>` in its own transaction, with the execution's ARN when the Task
-passes `$$.Execution.Id` as `executionArn` (then only that execution can end the run).
+the tenant. The first request of a run writes the link in its own transaction, with the execution's
+ARN when the Task passes `$$.Execution.Id` as `executionArn` (then only that execution can end the run).
 """
 
 from __future__ import annotations
 
-from waitgate.records import GuardedItem, RunRef
+from waitgate.records import ExecutionLinkRef, GuardedItem, RunRef
 
 EXECUTION_LINK = "execution-link"
-
-
-def execution_pk(execution_name: str) -> str:
-    return f"EXEC#{execution_name}"
-
-
-def execution_sk(run: RunRef) -> str:
-    return f"TENANT#{run.tenant_id}#RUN#{run.run_id}"
 
 
 def execution_name_of(run: RunRef, execution_arn: str | None) -> str:
@@ -34,8 +25,7 @@ def execution_link_guard(run: RunRef, execution_arn: str | None, linked_at: str)
     if execution_arn:
         item["executionArn"] = execution_arn
     return GuardedItem(
-        execution_pk(execution_name_of(run, execution_arn)),
-        execution_sk(run),
+        ExecutionLinkRef(execution_name_of(run, execution_arn), run),
         EXECUTION_LINK,
         expect=None,
         put=item,
