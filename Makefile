@@ -34,6 +34,7 @@ dev: $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(INSTALLED)
 	$(BIN)/mypy layers/waitgate/waitgate functions local

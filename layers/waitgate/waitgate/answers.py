@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from waitgate.errors import WaitgateError
-from waitgate.http.problem import PROBLEM_CONTENT_TYPE, problem_for
+from waitgate.problem_details import PROBLEM_CONTENT_TYPE, problem_for
 
 JSON_CONTENT_TYPE = "application/json"
 

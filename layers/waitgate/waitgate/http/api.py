@@ -12,7 +12,7 @@ from waitgate.answers import Answer
 from waitgate.errors import NotFoundError, TemporarilyUnavailableError, WaitgateError
 from waitgate.http.idempotency import REPLAYED_HEADER
 from waitgate.http.negotiation import prefers_html
-from waitgate.http.problem import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
+from waitgate.problem_details import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
 
 if TYPE_CHECKING:
     from waitgate.page import RenderedPage

@@ -1,4 +1,6 @@
-"""The one module that turns errors into HTTP answers: RFC 9457 problem+json with the spec's code."""
+"""The one module that renders domain errors as RFC 9457 problem details with the spec's code.
+
+Pure text (no HTTP framework): the HTTP layer sends it, `answers` keeps it for idempotent replays."""
 
 from __future__ import annotations
 
@@ -9,8 +11,6 @@ from waitgate.errors import WaitgateError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 TYPE_BASE = "https://waitgate.dev/problems/"
-
-NO_STORE_HEADERS = {"Cache-Control": "no-store"}
 
 
 def problem_body(status: int, code: str, title: str, detail: str, **extensions: Any) -> str:
