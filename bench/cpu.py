@@ -73,8 +73,8 @@ def _resolve_row() -> Row:
     from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
     from waitgate.identity import Caller
     from waitgate.records import RunRef
-    from waitgate.service.request import InterruptRequest, RequestDependencies, request_interrupt
-    from waitgate.service.resolve import ResolveCommand, ResolveDependencies, resolve_interrupt
+    from waitgate.service.request_interrupt import InterruptRequest, RequestDependencies, request_interrupt
+    from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt
 
     store, workflow, clock, ids = MemoryStore(), RecordingWorkflow(), FixedClock(), CountingIds()
     alice = Caller(principal="alice", tenant_id="default", via="jwt")

@@ -114,7 +114,7 @@ def _keyed(key: str, operation: str, caller: Any, request: dict[str, Any]) -> An
 def _suspend(harness: Any, log: CallLog, interrupt: dict[str, Any]) -> tuple[Any, list[str]]:
     from waitgate import composition
     from waitgate.records import RunRef
-    from waitgate.service.request import request_from_task_event
+    from waitgate.service.request_interrupt import request_from_task_event
 
     suspended = harness.suspend(json.loads(json.dumps(interrupt)))
     with log.counting() as calls:
@@ -125,8 +125,7 @@ def _suspend(harness: Any, log: CallLog, interrupt: dict[str, Any]) -> tuple[Any
 def _resolve(log: CallLog, run: Any, principal: str, key: str | None) -> tuple[int, list[str]]:
     from waitgate import composition
     from waitgate.identity import Caller
-    from waitgate.service.keyed import resolve_answer
-    from waitgate.service.resolve import ResolveCommand
+    from waitgate.service.resolve_interrupt import ResolveCommand, resolve_answer
 
     caller = Caller(principal=principal, tenant_id="default", via="jwt")
     command = ResolveCommand(run=run, node_id="Interrupt", resume_value=dict(ACCEPT), caller=caller)
@@ -139,8 +138,8 @@ def _resolve(log: CallLog, run: Any, principal: str, key: str | None) -> tuple[i
 
 def _inspect(log: CallLog, run: Any) -> list[str]:
     from waitgate import composition
-    from waitgate.service.inspect import inspect_by_token
-    from waitgate.service.mint import MintRequest, mint_interrupt_token
+    from waitgate.service.inspect_interrupt import inspect_by_token
+    from waitgate.service.mint_token import MintRequest, mint_interrupt_token
 
     link = mint_interrupt_token(run, "Interrupt", MintRequest("resolve"), composition.mint_dependencies())
     with log.counting() as calls:
@@ -180,7 +179,7 @@ def _powertools_resolver(table: str) -> Callable[..., dict[str, Any]]:
     from waitgate import composition
     from waitgate.identity import Caller
     from waitgate.records import RunRef
-    from waitgate.service.resolve import ResolveCommand, resolve_interrupt
+    from waitgate.service.resolve_interrupt import ResolveCommand, resolve_interrupt
 
     layer = DynamoDBPersistenceLayer(table_name=table, boto3_client=composition.aws_client("dynamodb"))
 

@@ -146,7 +146,7 @@ class Seeder:
 def _suspend(tokens: TaskTokens) -> Any:
     from waitgate import composition
     from waitgate.records import RunRef
-    from waitgate.service.request import request_from_task_event
+    from waitgate.service.request_interrupt import request_from_task_event
 
     event = tokens.task_event(APPROVAL)
     request_from_task_event(event, composition.request_dependencies())
@@ -156,7 +156,7 @@ def _suspend(tokens: TaskTokens) -> Any:
 def _resolve(run: Any) -> Callable[[], Any]:
     from waitgate import composition
     from waitgate.identity import Caller
-    from waitgate.service.resolve import ResolveCommand, resolve_interrupt
+    from waitgate.service.resolve_interrupt import ResolveCommand, resolve_interrupt
 
     caller = Caller(principal="alice", tenant_id="default", via="jwt")
     command = ResolveCommand(run=run, node_id="Interrupt", resume_value=dict(ACCEPT), caller=caller)
@@ -170,8 +170,8 @@ def _resolve(run: Any) -> Callable[[], Any]:
 
 def _inspect(run: Any) -> Callable[[], Any]:
     from waitgate import composition
-    from waitgate.service.inspect import inspect_by_token
-    from waitgate.service.mint import MintRequest, mint_interrupt_token
+    from waitgate.service.inspect_interrupt import inspect_by_token
+    from waitgate.service.mint_token import MintRequest, mint_interrupt_token
 
     link = mint_interrupt_token(run, "Interrupt", MintRequest("resolve"), composition.mint_dependencies())
     return lambda: inspect_by_token(link.token, composition.token_dependencies())

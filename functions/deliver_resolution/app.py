@@ -19,7 +19,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.adapters.dynamodb_stream import undelivered_ending
 from waitgate.composition import delivery_dependencies
-from waitgate.service.delivery import deliver_undelivered
+from waitgate.service.deliver_resolution import deliver_undelivered
 
 logger = Logger()
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)

@@ -13,7 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import delivery_dependencies
 from waitgate.records import RunRef, check_node_id
-from waitgate.service.expire import ExpiryRequest, expire_interrupt
+from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 
 logger = Logger()
 

@@ -11,10 +11,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import store
 from waitgate.http.api import json_response, new_http_app, path_parameter
-from waitgate.http.auth import caller_from_jwt
+from waitgate.http.auth import bearer_caller
 from waitgate.records import RunRef
-from waitgate.service.runs import get_run
-from waitgate.settings import settings
+from waitgate.service.read_runs import get_run
 
 logger = Logger()
 app = new_http_app()
@@ -22,9 +21,7 @@ app = new_http_app()
 
 @app.get("/runs/<runId>")
 def run_snapshot(runId: str) -> Response[str]:
-    caller = caller_from_jwt(
-        app.current_event.raw_event, required_scope="runs:read", tenant_claim=settings().tenant_claim
-    )
+    caller = bearer_caller(app, "runs:read")
     run = RunRef.parse(caller.tenant_id, path_parameter(app, "runId"))
     return json_response(200, get_run(run, store()), headers={"Cache-Control": "no-store"})
 

@@ -24,7 +24,7 @@ from waitgate.http.api import (
 )
 from waitgate.http.negotiation import prefers_html
 from waitgate.page import PageContext, interrupt_page
-from waitgate.service.inspect import InterruptView, inspect_by_token
+from waitgate.service.inspect_interrupt import InterruptView, inspect_by_token
 
 logger = Logger()
 app = new_token_app()

@@ -14,10 +14,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import store
 from waitgate.http.api import json_response, new_http_app, path_parameter
-from waitgate.http.auth import caller_from_jwt
+from waitgate.http.auth import bearer_caller
 from waitgate.records import RunRef
-from waitgate.service.runs import EventsQuery, list_events
-from waitgate.settings import settings
+from waitgate.service.read_runs import EventsQuery, list_events
 
 logger = Logger()
 app = new_http_app()
@@ -25,9 +24,7 @@ app = new_http_app()
 
 @app.get("/runs/<runId>/events")
 def run_events(runId: str) -> Response[str]:
-    caller = caller_from_jwt(
-        app.current_event.raw_event, required_scope="runs:read", tenant_claim=settings().tenant_claim
-    )
+    caller = bearer_caller(app, "runs:read")
     query = EventsQuery.parse(
         RunRef.parse(caller.tenant_id, path_parameter(app, "runId")),
         mode=app.current_event.get_query_string_value("mode"),

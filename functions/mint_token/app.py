@@ -14,13 +14,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import mint_dependencies
 from waitgate.http.api import TOKEN_RESPONSE_HEADERS, answer_response, new_http_app, path_parameter
-from waitgate.http.auth import caller_from_jwt
+from waitgate.http.auth import bearer_caller
 from waitgate.http.body import json_body
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.records import RunRef, check_node_id
-from waitgate.service.keyed import mint_answer
-from waitgate.service.mint import parse_mint_request
-from waitgate.settings import settings
+from waitgate.service.mint_token import mint_answer, parse_mint_request
 
 logger = Logger()
 app = new_http_app()
@@ -28,9 +26,7 @@ app = new_http_app()
 
 @app.post("/runs/<runId>/interrupts/<nodeId>/tokens")
 def mint(runId: str, nodeId: str) -> Response[str]:
-    caller = caller_from_jwt(
-        app.current_event.raw_event, required_scope="interrupts:mint", tenant_claim=settings().tenant_claim
-    )
+    caller = bearer_caller(app, "interrupts:mint")
     run = RunRef.parse(caller.tenant_id, path_parameter(app, "runId"))
     node_id = check_node_id(path_parameter(app, "nodeId"))
     body = json_body(app.current_event.raw_event)

@@ -13,7 +13,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import decision_dependencies
-from waitgate.service.agent_decision import record_decision
+from waitgate.service.record_decision import record_decision
 
 logger = Logger()
 

@@ -12,7 +12,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import request_dependencies
-from waitgate.service.request import request_from_task_event
+from waitgate.service.request_interrupt import request_from_task_event
 
 logger = Logger()
 

@@ -10,14 +10,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import resolve_dependencies
 from waitgate.http.api import answer_response, new_http_app, path_parameter
-from waitgate.http.auth import caller_from_jwt
-from waitgate.http.body import json_body
+from waitgate.http.auth import bearer_caller
+from waitgate.http.body import json_body, require_object_body
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.records import RunRef, check_node_id
-from waitgate.service.keyed import resolve_answer
-from waitgate.service.resolve import ResolveCommand
-from waitgate.service.resume_rules import require_object_body
-from waitgate.settings import settings
+from waitgate.service.resolve_interrupt import ResolveCommand, resolve_answer
 
 logger = Logger()
 app = new_http_app()
@@ -25,11 +22,7 @@ app = new_http_app()
 
 @app.post("/runs/<runId>/interrupts/<nodeId>")
 def resolve_by_run(runId: str, nodeId: str) -> Response[str]:
-    caller = caller_from_jwt(
-        app.current_event.raw_event,
-        required_scope="approvals:respond",
-        tenant_claim=settings().tenant_claim,
-    )
+    caller = bearer_caller(app, "approvals:respond")
     event = app.current_event.raw_event
     command = ResolveCommand(
         run=RunRef.parse(caller.tenant_id, path_parameter(app, "runId")),

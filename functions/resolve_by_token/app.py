@@ -15,9 +15,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import keyring, resolve_dependencies
 from waitgate.http.api import TOKEN_RESPONSE_HEADERS, answer_response, new_token_app, path_parameter
-from waitgate.http.body import json_body
+from waitgate.http.body import json_body, require_object_body
 from waitgate.http.idempotency import idempotency_ref
-from waitgate.service.resume_rules import require_object_body
 from waitgate.service.token_access import resolve_by_token
 
 logger = Logger()

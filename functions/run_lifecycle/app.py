@@ -13,7 +13,7 @@ from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import lifecycle_dependencies
-from waitgate.service.lifecycle import ExecutionEnded, end_runs
+from waitgate.service.run_lifecycle import ExecutionEnded, end_runs
 
 logger = Logger()
 

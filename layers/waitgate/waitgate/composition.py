@@ -15,14 +15,14 @@ from waitgate.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.ports import DeadlineScheduler, Directory, Notifier
-    from waitgate.service.agent_decision import DecisionDependencies
-    from waitgate.service.approvers import ApprovalConfig
-    from waitgate.service.delivery import DeliveryDependencies
-    from waitgate.service.lifecycle import LifecycleDependencies
-    from waitgate.service.mint import LinkSettings, MintDependencies
+    from waitgate.service.deliver_resolution import DeliveryDependencies
+    from waitgate.service.mint_token import LinkSettings, MintDependencies
     from waitgate.service.notify import NotificationDependencies
-    from waitgate.service.request import RequestDependencies
-    from waitgate.service.resolve import ResolveDependencies
+    from waitgate.service.record_decision import DecisionDependencies
+    from waitgate.service.request_interrupt import RequestDependencies
+    from waitgate.service.resolve_interrupt import ResolveDependencies
+    from waitgate.service.rules.approver_config import ApprovalConfig
+    from waitgate.service.run_lifecycle import LifecycleDependencies
     from waitgate.service.token_access import TokenDependencies
     from waitgate.tokens import CachedKeyring
 
@@ -57,7 +57,7 @@ def workflow() -> Any:
 
 def request_dependencies() -> RequestDependencies:
     from waitgate.ids import UlidGenerator
-    from waitgate.service.request import RequestDependencies
+    from waitgate.service.request_interrupt import RequestDependencies
 
     return RequestDependencies(
         store=store(),
@@ -87,14 +87,14 @@ def deadline_scheduler() -> DeadlineScheduler | None:
 
 
 def delivery_dependencies() -> DeliveryDependencies:
-    from waitgate.service.delivery import DeliveryDependencies
+    from waitgate.service.deliver_resolution import DeliveryDependencies
 
     return DeliveryDependencies(store=store(), workflow=workflow(), clock=SystemClock())
 
 
 def lifecycle_dependencies() -> LifecycleDependencies:
     from waitgate.adapters.dynamodb_run_index import DynamoDbRunIndex
-    from waitgate.service.lifecycle import LifecycleDependencies
+    from waitgate.service.run_lifecycle import LifecycleDependencies
 
     index = DynamoDbRunIndex(aws_client("dynamodb"), settings().table_name)
     return LifecycleDependencies(store=store(), index=index, clock=SystemClock())
@@ -114,7 +114,7 @@ def keyring() -> CachedKeyring:
 
 
 def link_settings() -> LinkSettings:
-    from waitgate.service.mint import LinkSettings
+    from waitgate.service.mint_token import LinkSettings
 
     configured = settings()
     return LinkSettings(timedelta(seconds=configured.token_lifetime_seconds), public_base_url())
@@ -127,7 +127,7 @@ def token_dependencies() -> TokenDependencies:
 
 
 def mint_dependencies() -> MintDependencies:
-    from waitgate.service.mint import MintDependencies
+    from waitgate.service.mint_token import MintDependencies
 
     return MintDependencies(store=store(), keyring=keyring(), clock=SystemClock(), links=link_settings())
 
@@ -149,7 +149,7 @@ def notification_dependencies() -> NotificationDependencies | None:
 
 
 def decision_dependencies() -> DecisionDependencies:
-    from waitgate.service.agent_decision import DecisionDependencies
+    from waitgate.service.record_decision import DecisionDependencies
 
     return DecisionDependencies(
         store=store(), clock=SystemClock(), default_threshold=settings().escalation_threshold
@@ -159,7 +159,7 @@ def decision_dependencies() -> DecisionDependencies:
 def directory() -> Directory:
     """The DynamoDB directory (DIRECTORY_TABLE_NAME); without one, nobody is in any group or role."""
     from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
-    from waitgate.service.approvers import NoDirectory
+    from waitgate.service.rules.approver_config import NoDirectory
 
     name = settings().directory_table_name
     return DynamoDbDirectory(aws_client("dynamodb"), name) if name else NoDirectory()
@@ -174,7 +174,7 @@ def notifier() -> Notifier | None:
 
 
 def approval_config() -> ApprovalConfig:
-    from waitgate.service.approvers import ApprovalConfig
+    from waitgate.service.rules.approver_config import ApprovalConfig
 
     configured = settings()
     return ApprovalConfig(
@@ -184,7 +184,7 @@ def approval_config() -> ApprovalConfig:
 
 
 def resolve_dependencies() -> ResolveDependencies:
-    from waitgate.service.resolve import ResolveDependencies
+    from waitgate.service.resolve_interrupt import ResolveDependencies
 
     return ResolveDependencies(
         store=store(),

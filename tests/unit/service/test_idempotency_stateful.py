@@ -16,9 +16,8 @@ from waitgate.errors import WaitgateError
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.identity import Caller
 from waitgate.records import RunRef
-from waitgate.service.keyed import resolve_answer
-from waitgate.service.request import InterruptRequest, RequestDependencies, request_interrupt
-from waitgate.service.resolve import ResolveCommand, ResolveDependencies
+from waitgate.service.request_interrupt import InterruptRequest, RequestDependencies, request_interrupt
+from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer
 
 RUN = RunRef("default", "run-1")
 PAYLOAD = {

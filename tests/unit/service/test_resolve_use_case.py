@@ -15,13 +15,13 @@ from waitgate.errors import (
 )
 from waitgate.identity import Caller
 from waitgate.records import RunRef
-from waitgate.service.request import (
+from waitgate.service.request_interrupt import (
     InterruptRequest,
     RequestDependencies,
     request_from_task_event,
     request_interrupt,
 )
-from waitgate.service.resolve import ResolveCommand, ResolveDependencies, resolve_interrupt
+from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt
 
 RUN = RunRef("default", "run-1")
 APPROVAL: dict[str, Any] = {

@@ -7,12 +7,15 @@ The authorizer checked issuer, audience, signature and expiry; the handler re-ch
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from waitgate.errors import ForbiddenError, UnauthorizedError, ValidationFailedError
 from waitgate.identity import Caller
 from waitgate.records import DEFAULT_TENANT, RunRef
 from waitgate.size_limits import check_principal
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
 
 def jwt_claims(event: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -50,3 +53,12 @@ def caller_from_jwt(event: Mapping[str, Any], *, required_scope: str, tenant_cla
     except ValidationFailedError as error:
         raise ForbiddenError("The bearer token names a tenant this host cannot serve.") from error
     return Caller(principal=str(claims["sub"]), tenant_id=tenant, via="jwt", scopes=scopes)
+
+
+def bearer_caller(app: APIGatewayHttpResolver, scope: str) -> Caller:
+    """The current request's bearer-JWT caller, who must hold `scope` (tenant from the configured claim)."""
+    from waitgate.settings import settings
+
+    return caller_from_jwt(
+        app.current_event.raw_event, required_scope=scope, tenant_claim=settings().tenant_claim
+    )

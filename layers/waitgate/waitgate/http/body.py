@@ -31,3 +31,13 @@ def _raw_body(event: Mapping[str, Any]) -> bytes:
         except (binascii.Error, ValueError) as error:
             raise ValidationFailedError("The body is not valid base64.", path="$") from error
     return body.encode("utf-8") if isinstance(body, str) else bytes(body)
+
+
+def require_object_body(body: Any) -> Any:
+    """A resolve body is exactly {resumeValue}: closed, resumeValue required."""
+    if not isinstance(body, dict) or set(body) != {"resumeValue"}:
+        raise ValidationFailedError(
+            "The body must be a JSON object with exactly one member, resumeValue.",
+            path="$",
+        )
+    return body["resumeValue"]

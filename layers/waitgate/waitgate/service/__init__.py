@@ -1,1 +1,3 @@
-"""Use cases on ports: request, resolve, inspect, mint. No boto3, no Powertools here."""
+"""Use cases on ports — each module is one thing the product does (request, resolve, inspect, mint,
+deliver, expire, end a run, record a decision, read runs, notify); `rules/` holds what they apply.
+No boto3, no Powertools, no HTTP here (import-linter holds it)."""

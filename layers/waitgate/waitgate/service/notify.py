@@ -17,8 +17,8 @@ from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.notices import InterruptNotice
 from waitgate.ports import Clock, Directory, Notifier
 from waitgate.records import InterruptRecord
-from waitgate.service.approvers import approver_fields
-from waitgate.service.mint import LinkSettings, link_for
+from waitgate.service.mint_token import LinkSettings, link_for
+from waitgate.service.rules.approver_config import approver_fields
 from waitgate.tokens import KeyringError, KeySource
 
 logger = logging.getLogger(__name__)

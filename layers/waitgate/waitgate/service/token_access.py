@@ -15,8 +15,7 @@ from waitgate.answers import Answer
 from waitgate.identity import Caller
 from waitgate.ports import Clock, InterruptStore
 from waitgate.records import IdempotencyRef, RunRef, check_node_id
-from waitgate.service.keyed import resolve_answer
-from waitgate.service.resolve import ResolveCommand, ResolveDependencies
+from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer
 from waitgate.tokens import Intent, KeySource, TokenClaims, require_intent, verify
 
 

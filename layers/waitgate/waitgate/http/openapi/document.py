@@ -9,7 +9,7 @@ from waitgate.http.openapi.browsable import ASSET_TYPES
 from waitgate.http.openapi.components import component_schemas, ref
 from waitgate.http.openapi.operations import PROBLEM, Operation, Reply
 from waitgate.http.openapi.registry import OPERATIONS
-from waitgate.service.runs import MAX_PAGE
+from waitgate.service.read_runs import MAX_PAGE
 
 TITLE: Final = "waitgate"
 API_VERSION: Final = "2.1.0"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from waitgate.records import InterruptRecord, JSONObject
-from waitgate.service.resolve import pending_record
+from waitgate.service.rules.answerable import pending_record
 from waitgate.service.token_access import TokenDependencies, token_command, verified_claims
 from waitgate.tokens import TokenClaims
 from waitgate.tokens.claims import format_expires_at

@@ -15,9 +15,9 @@ from typing import Literal
 from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
-from waitgate.service import event_log, reentry
-from waitgate.service.delivery import DeliveryDependencies, deliver
-from waitgate.service.optimistic import retry_on_conflict
+from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
+from waitgate.service.rules import event_log, reentry
+from waitgate.service.rules.optimistic import retry_on_conflict
 
 ExpiryResult = Literal["expired", "not-pending", "unknown"]
 

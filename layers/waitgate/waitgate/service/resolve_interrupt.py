@@ -1,4 +1,11 @@
-"""resolveInterrupt: the one resolve path behind both surfaces (by run, by signed token)."""
+"""resolveInterrupt: the one resolve path behind both surfaces (by run, by signed token).
+
+handler -> `resolve_answer` (with its Idempotency-Key: replay, or plan and commit the answer in the
+resolution's own transaction) -> `plan_resolve` (the checks and what the answer decides) -> the store's
+one conditional transaction (`rules.optimistic`) -> `after_commit` (deliver to the workflow, or tell the
+agent side of a question). A first keyed resolve costs one BatchGetItem and one TransactWriteItems; a
+replay the read alone (docs/idempotency.md).
+"""
 
 from __future__ import annotations
 
@@ -6,23 +13,21 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from waitgate.clock import parse_rfc3339, rfc3339
-from waitgate.errors import (
-    DeliveryFailedError,
-    InterruptAlreadyResolvedError,
-    InterruptExpiredError,
-    NotFoundError,
-)
+from waitgate.answers import Answer, json_answer
+from waitgate.clock import rfc3339
+from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.identity import Caller
 from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Workflow
-from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
-from waitgate.service import conversation, event_log, reentry
-from waitgate.service.approvers import ApprovalConfig, NoDirectory, eligibility_of
-from waitgate.service.decision import Decision, decide
-from waitgate.service.delivery import DeliveryDependencies, deliver
-from waitgate.service.event_log import EventEntry
-from waitgate.service.optimistic import retry_on_conflict
-from waitgate.service.resume_rules import validated_resume
+from waitgate.records import IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
+from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
+from waitgate.service.rules import conversation, event_log, reentry
+from waitgate.service.rules.answerable import pending_record
+from waitgate.service.rules.approver_config import ApprovalConfig, NoDirectory, eligibility_of
+from waitgate.service.rules.event_log import EventEntry
+from waitgate.service.rules.kept_answers import kept_refusal, replay, stored
+from waitgate.service.rules.optimistic import retry_on_conflict
+from waitgate.service.rules.resume_values import validated_resume
+from waitgate.service.rules.vote_outcome import Decision, decide
 from waitgate.size_limits import check_comment, check_resume_value
 
 logger = logging.getLogger(__name__)
@@ -148,30 +153,6 @@ def pending_interrupt(view: RunView, command: ResolveCommand, clock: Clock) -> I
     return pending_record(view, clock, interrupt_id=command.interrupt_id, surface=command.surface)
 
 
-def pending_record(
-    view: RunView,
-    clock: Clock,
-    *,
-    interrupt_id: str | None = None,
-    surface: Literal["run", "token"] = "run",
-) -> InterruptRecord:
-    """The node's interrupt while it may still be answered (inspect and mint ask the same question)."""
-    record = view.interrupt
-    if view.snapshot is None or record is None:
-        raise NotFoundError("No such run or node.")
-    if interrupt_id is not None and record.interrupt_id != interrupt_id:
-        raise InterruptAlreadyResolvedError("This interrupt was already resolved.")
-    if view.snapshot.is_terminal:
-        raise InterruptAlreadyResolvedError(f"The run is {view.snapshot.status}.")
-    if record.status != "pending":
-        raise InterruptAlreadyResolvedError(f"This interrupt was already {record.status}.")
-    if record.deadline and clock.now() >= parse_rfc3339(record.deadline):
-        if surface == "token":
-            raise InterruptExpiredError("This interrupt's deadline has passed.")
-        raise InterruptAlreadyResolvedError("expired")
-    return record
-
-
 def _resolution(view: RunView, record: InterruptRecord, resume_value: Any, now: str) -> RunChange:
     assert view.snapshot is not None
     resolved = replace(
@@ -233,3 +214,32 @@ def _deliver(
         resume_value=resume_value,
         delivered=delivered,
     )
+
+
+def outcome_answer(outcome: ResolveOutcome) -> Answer:
+    return json_answer(200 if outcome.status == "resolved" else 202, outcome.to_json())
+
+
+def resolve_answer(command: ResolveCommand, ref: IdempotencyRef | None, deps: ResolveDependencies) -> Answer:
+    """The answer to a resolve request, with or without an Idempotency-Key."""
+    if ref is None:
+        return outcome_answer(resolve_interrupt(command, deps))
+
+    def attempt() -> tuple[Answer, ResolvePlan | None]:
+        view = deps.store.load(command.run, command.node_id, ref)
+        now = deps.clock.now()
+        earlier = replay(view.answer, ref, now) if view.answer else None
+        if earlier is not None:
+            return earlier, None
+        try:
+            plan = plan_resolve(view, command, deps)
+        except WaitgateError as error:
+            return kept_refusal(error, ref, deps.store, now), None
+        answer = outcome_answer(plan.outcome())
+        deps.store.commit(replace(plan.change, answer=(ref, stored(ref, answer, now))))
+        return answer, plan
+
+    answer, committed = retry_on_conflict(attempt, "interrupt")
+    if committed is not None:
+        after_commit(committed, deps)
+    return answer

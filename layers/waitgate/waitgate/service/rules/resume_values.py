@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from waitgate.errors import ValidationFailedError
 from waitgate.identity import Caller
 from waitgate.payloads import (
     ClarificationData,
@@ -46,13 +45,3 @@ def _approval(record: InterruptRecord, raw: Any, caller: Caller) -> JSONObject:
     if "resumeSchema" in record.payload:
         validate_against_schema(value, record.payload["resumeSchema"], "resumeValue")
     return value
-
-
-def require_object_body(body: Any) -> Any:
-    """A resolve body is exactly {resumeValue}: closed, resumeValue required."""
-    if not isinstance(body, dict) or set(body) != {"resumeValue"}:
-        raise ValidationFailedError(
-            "The body must be a JSON object with exactly one member, resumeValue.",
-            path="$",
-        )
-    return body["resumeValue"]

@@ -14,8 +14,8 @@ from waitgate.clock import rfc3339
 from waitgate.errors import WaitgateError
 from waitgate.ports import Clock, Workflow
 from waitgate.records import InterruptRecord, ReentryKey, RunChange, RunSnapshot
-from waitgate.service import event_log
-from waitgate.service.delivery import TIMED_OUT
+from waitgate.service.deliver_resolution import TIMED_OUT
+from waitgate.service.rules import event_log
 
 CANCELLED = "InterruptCancelled"
 SUPERSEDED = "InterruptSuperseded"

@@ -23,8 +23,8 @@ from waitgate.approval import (
 )
 from waitgate.approval.quorum import Action
 from waitgate.records import InterruptRecord, JSONObject
-from waitgate.service.approvers import ApprovalConfig, quorum_policy
-from waitgate.service.event_log import EventEntry
+from waitgate.service.rules.approver_config import ApprovalConfig, quorum_policy
+from waitgate.service.rules.event_log import EventEntry
 from waitgate.size_limits import check_ask, check_vote, vote_share
 
 

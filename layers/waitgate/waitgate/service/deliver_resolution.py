@@ -19,8 +19,8 @@ from waitgate.clock import rfc3339
 from waitgate.errors import ConcurrentUpdateError, TaskGoneError
 from waitgate.ports import Clock, InterruptStore, Workflow
 from waitgate.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunChange, RunRef, RunView
-from waitgate.service import event_log
-from waitgate.service.optimistic import retry_on_conflict
+from waitgate.service.rules import event_log
+from waitgate.service.rules.optimistic import retry_on_conflict
 
 TIMED_OUT = "InterruptTimedOut"
 DELIVERED = "delivered"

@@ -13,9 +13,9 @@ from typing import Final
 from waitgate.clock import rfc3339
 from waitgate.ports import Clock, InterruptStore, RunIndex
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunStatus, RunView
-from waitgate.service import event_log, reentry
-from waitgate.service.event_log import EventEntry
-from waitgate.service.optimistic import retry_on_conflict
+from waitgate.service.rules import event_log, reentry
+from waitgate.service.rules.event_log import EventEntry
+from waitgate.service.rules.optimistic import retry_on_conflict
 
 RUN_STATUS_OF_EXECUTION: Final[dict[str, RunStatus]] = {
     "SUCCEEDED": "completed",

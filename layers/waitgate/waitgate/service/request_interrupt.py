@@ -30,11 +30,11 @@ from waitgate.records import (
     RunView,
     check_node_id,
 )
-from waitgate.service import conversation, event_log, reentry
-from waitgate.service.lifecycle_links import EXECUTION_LINK, execution_link_guard
 from waitgate.service.notify import NotificationDependencies, announce
-from waitgate.service.optimistic import retry_on_conflict
-from waitgate.service.reentry import KeySupersededError
+from waitgate.service.rules import conversation, event_log, reentry
+from waitgate.service.rules.execution_links import EXECUTION_LINK, execution_link_guard
+from waitgate.service.rules.optimistic import retry_on_conflict
+from waitgate.service.rules.reentry import KeySupersededError
 from waitgate.size_limits import check_required_approvals
 from waitgate.workflow_event import parse_workflow_event
 

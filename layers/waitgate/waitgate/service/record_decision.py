@@ -19,9 +19,9 @@ from waitgate.payloads import json_rules
 from waitgate.payloads.error_detail import describe
 from waitgate.ports import Clock, InterruptStore
 from waitgate.records import DEFAULT_TENANT, JSONObject, RunChange, RunRef, RunSnapshot, check_node_id
-from waitgate.service import event_log
-from waitgate.service.lifecycle_links import execution_link_guard
-from waitgate.service.optimistic import retry_on_conflict
+from waitgate.service.rules import event_log
+from waitgate.service.rules.execution_links import execution_link_guard
+from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.size_limits import MAX_INTERRUPT_BYTES
 
 

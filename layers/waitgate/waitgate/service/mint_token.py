@@ -10,11 +10,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from waitgate.answers import Answer, json_answer
 from waitgate.clock import parse_rfc3339
-from waitgate.errors import ValidationFailedError
+from waitgate.errors import ValidationFailedError, WaitgateError
 from waitgate.ports import Clock, InterruptStore
-from waitgate.records import InterruptRecord, RunRef
-from waitgate.service.resolve import pending_record
+from waitgate.records import IdempotencyRef, InterruptRecord, RunRef
+from waitgate.service.rules.answerable import pending_record
+from waitgate.service.rules.kept_answers import kept_refusal, replay, saved_answer
+from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.size_limits import MAX_PRINCIPAL_BYTES, check_principal
 from waitgate.tokens import Intent, KeySource, TokenClaims, expires_at_for, mint
 from waitgate.tokens.claims import format_expires_at
@@ -113,3 +116,30 @@ def link_for(
     token = mint(claims, keyring)
     url = f"{links.public_base_url}/interrupts/{token}"
     return MintedLink(token=token, url=url, expires_at=format_expires_at(claims.expires_at))
+
+
+def mint_answer(
+    run: RunRef, node_id: str, request: MintRequest, ref: IdempotencyRef | None, deps: MintDependencies
+) -> Answer:
+    """201 {token, url, expiresAt}; under a key, the same link again (one read and one put first,
+    one read on a replay). The stored answer holds the token: it lives in the table's encrypted key
+    record, readable only by this stack's functions, and expires with the key after 24 h."""
+    if ref is None:
+        return json_answer(201, mint_interrupt_token(run, node_id, request, deps).to_json())
+
+    def attempt() -> Answer:
+        view = deps.store.load(run, node_id, ref)
+        now = deps.clock.now()
+        earlier = replay(view.answer, ref, now) if view.answer else None
+        if earlier is not None:
+            return earlier
+        try:
+            record = pending_record(view, deps.clock)
+        except WaitgateError as error:
+            return kept_refusal(error, ref, deps.store, now)
+        link = link_for(
+            record, request.intent, request.sub, deps.keyring, now, ttl_links(request, deps.links)
+        )
+        return saved_answer(json_answer(201, link.to_json()), ref, deps.store, now)
+
+    return retry_on_conflict(attempt, "key")
