@@ -14,7 +14,7 @@ from waitgate.clock import SystemClock
 from waitgate.settings import settings
 
 if TYPE_CHECKING:
-    from waitgate.ports import DeadlineScheduler, Directory, Notifier
+    from waitgate.ports import DeadlineScheduler, Directory, InterruptStore, Notifier, Workflow
     from waitgate.service.deliver_resolution import DeliveryDependencies
     from waitgate.service.mint_token import LinkSettings, MintDependencies
     from waitgate.service.notify import NotificationDependencies
@@ -42,14 +42,14 @@ def aws_client(service: str) -> Any:
 
 
 @lru_cache(maxsize=1)
-def store() -> Any:
+def store() -> InterruptStore:
     from waitgate.adapters.dynamodb_store import DynamoDbStore
 
     return DynamoDbStore(aws_client("dynamodb"), settings().table_name)
 
 
 @lru_cache(maxsize=1)
-def workflow() -> Any:
+def workflow() -> Workflow:
     from waitgate.adapters.sfn_workflow import StepFunctionsWorkflow
 
     return StepFunctionsWorkflow(aws_client("stepfunctions"))

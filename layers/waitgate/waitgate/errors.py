@@ -64,12 +64,6 @@ class AlreadyVotedError(WaitgateError):
     title = "Already voted"
 
 
-class IdempotencyKeyInFlightError(WaitgateError):
-    code = "idempotency_key_in_flight"
-    status = 409
-    title = "Idempotency key in flight"
-
-
 class InterruptExpiredError(WaitgateError):
     code = "interrupt_expired"
     status = 410

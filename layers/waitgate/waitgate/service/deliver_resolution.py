@@ -20,6 +20,7 @@ from waitgate.errors import ConcurrentUpdateError, TaskGoneError
 from waitgate.ports import Clock, InterruptStore, Workflow
 from waitgate.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunChange, RunRef, RunView
 from waitgate.service.rules import event_log
+from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.optimistic import retry_on_conflict
 
 TIMED_OUT = "InterruptTimedOut"
@@ -119,10 +120,10 @@ def _view_after(committed: RunChange | None) -> RunView | None:
     return RunView(snapshot=snapshot, interrupt=committed.interrupt)
 
 
-def _event(record: InterruptRecord, outcome: str, via: Via, reason: str) -> event_log.EventEntry:
+def _event(record: InterruptRecord, outcome: str, via: Via, reason: str) -> EventEntry:
     payload: JSONObject = {"nodeId": record.node_id, "interruptId": record.interrupt_id, "via": via}
     if outcome == DELIVERED:
         payload["outcome"] = "failure" if record.status == "expired" else "success"
-        return ("interrupt.delivered", payload, record.node_id, "debug")
+        return EventEntry("interrupt.delivered", payload, record.node_id, "debug")
     payload["reason"] = reason or "TaskGone"
-    return ("interrupt.delivery_failed", payload, record.node_id, "debug")
+    return EventEntry("interrupt.delivery_failed", payload, record.node_id, "debug")

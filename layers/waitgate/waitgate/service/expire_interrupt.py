@@ -17,6 +17,7 @@ from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
 from waitgate.service.rules import event_log, reentry
+from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.optimistic import retry_on_conflict
 
 ExpiryResult = Literal["expired", "not-pending", "unknown"]
@@ -63,7 +64,7 @@ def _expiry(view: RunView, record: InterruptRecord, expired: InterruptRecord, no
     assert view.snapshot is not None
     payload = {"nodeId": record.node_id, "interruptId": record.interrupt_id, "deadline": record.deadline}
     snapshot, events = event_log.append(
-        view.snapshot, now, [("interrupt.expired", payload, record.node_id, "updates")]
+        view.snapshot, now, [EventEntry("interrupt.expired", payload, record.node_id, "updates")]
     )
     if snapshot.current_node_id == record.node_id and not snapshot.is_terminal:
         snapshot = replace(snapshot, status="running", current_node_id=None, pending_interrupt_id=None)

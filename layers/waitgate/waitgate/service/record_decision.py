@@ -20,6 +20,7 @@ from waitgate.payloads.error_detail import describe
 from waitgate.ports import Clock, InterruptStore
 from waitgate.records import DEFAULT_TENANT, JSONObject, RunChange, RunRef, RunSnapshot, check_node_id
 from waitgate.service.rules import event_log
+from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.execution_links import execution_link_guard
 from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.size_limits import MAX_INTERRUPT_BYTES
@@ -59,11 +60,11 @@ def record_decision(event: Any, deps: DecisionDependencies) -> JSONObject:
     threshold = escalation_threshold(task.configurable, deps.default_threshold)
     decided = task.decision.model_dump(mode="json", by_alias=True)
     observed = task.decision.confidence
-    entries: list[event_log.EventEntry] = [("agent.decided", decided, node_id, "updates")]
+    entries: list[EventEntry] = [EventEntry("agent.decided", decided, node_id, "updates")]
     escalate = observed < threshold
     if escalate:
         suspended = {"reason": "low-confidence", "threshold": threshold, "observed": observed}
-        entries.append(("node.suspended", suspended, node_id, "updates"))
+        entries.append(EventEntry("node.suspended", suspended, node_id, "updates"))
     _append(run, node_id, entries, task.execution_arn, deps)
     if not escalate:
         return {"escalate": False}
@@ -111,7 +112,7 @@ def _parse(event: Any) -> DecisionTaskEvent:
 def _append(
     run: RunRef,
     node_id: str,
-    entries: list[event_log.EventEntry],
+    entries: list[EventEntry],
     execution_arn: str | None,
     deps: DecisionDependencies,
 ) -> None:

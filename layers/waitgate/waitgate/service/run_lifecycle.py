@@ -85,14 +85,14 @@ def _end_change(
     snapshot = view.snapshot
     if not snapshot.is_terminal:
         payload = {"status": status, "executionStatus": execution_status}
-        entries.append(("run.status_changed", payload, None, "updates"))
+        entries.append(EventEntry("run.status_changed", payload, None, "updates"))
         snapshot = replace(snapshot, status=status, current_node_id=None, pending_interrupt_id=None)
     record = view.interrupt if node_id is not None else None
     cancelled: InterruptRecord | None = None
     if record is not None and record.status == "pending":
         cancelled = replace(record, status="cancelled", version=record.version + 1)
         cancel = {"nodeId": record.node_id, "interruptId": record.interrupt_id}
-        entries.append(("interrupt.cancelled", cancel, record.node_id, "updates"))
+        entries.append(EventEntry("interrupt.cancelled", cancel, record.node_id, "updates"))
     if not entries:
         return None
     snapshot, events = event_log.append(snapshot, now, entries)

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 from waitgate.records import EventMode, JSONObject, RunEvent, RunSnapshot
 
-EventEntry = tuple[str, JSONObject, str | None, EventMode]
-"""(type, payload, nodeId, mode): an event before it has its sequence number."""
+
+class EventEntry(NamedTuple):
+    """An event before it has its sequence number."""
+
+    type: str
+    payload: JSONObject
+    node_id: str | None
+    mode: EventMode = "updates"
+
 
 LEGACY_PREFIX_BY_KIND = {"approval": "approval", "clarification": "clarification"}
 
@@ -35,8 +43,8 @@ def append(
 def with_legacy(event_type: str, kind: str, payload: JSONObject, node_id: str) -> list[EventEntry]:
     """interrupt.<verb>, and the legacy <kind>.<verb> with the same payload for approval/clarification."""
     verb = event_type.split(".", 1)[1]
-    entries: list[EventEntry] = [(event_type, payload, node_id, "updates")]
+    entries = [EventEntry(event_type, payload, node_id)]
     legacy_prefix = LEGACY_PREFIX_BY_KIND.get(kind)
     if legacy_prefix:
-        entries.append((f"{legacy_prefix}.{verb}", payload, node_id, "updates"))
+        entries.append(EventEntry(f"{legacy_prefix}.{verb}", payload, node_id))
     return entries

@@ -16,6 +16,7 @@ from waitgate.ports import Clock, Workflow
 from waitgate.records import InterruptRecord, ReentryKey, RunChange, RunSnapshot
 from waitgate.service.deliver_resolution import TIMED_OUT
 from waitgate.service.rules import event_log
+from waitgate.service.rules.event_log import EventEntry
 
 CANCELLED = "InterruptCancelled"
 SUPERSEDED = "InterruptSuperseded"
@@ -42,7 +43,7 @@ def replay_change(snapshot: RunSnapshot, entry: ReentryKey, node_id: str, clock:
     """A debug `interrupt.replayed` event: the log shows the second ask, and nobody is asked again."""
     payload = {"nodeId": node_id, "interruptId": entry.interrupt_id, "key": entry.key, "status": entry.status}
     snapshot, events = event_log.append(
-        snapshot, rfc3339(clock.now()), [("interrupt.replayed", payload, node_id, "debug")]
+        snapshot, rfc3339(clock.now()), [EventEntry("interrupt.replayed", payload, node_id, "debug")]
     )
     return RunChange(snapshot=snapshot, events=events)
 

@@ -85,7 +85,7 @@ def _pending(record: InterruptRecord, pending: Pending) -> Decision:
     """A vote that does not decide: stored on the interrupt, logged in debug."""
     vote = vote_to_json(pending.votes[-1])
     updated = replace(record, votes=tuple(vote_to_json(v) for v in pending.votes), version=record.version + 1)
-    event: EventEntry = (
+    event = EventEntry(
         "interrupt.voted",
         {"nodeId": record.node_id, "interruptId": record.interrupt_id, "vote": vote},
         record.node_id,
@@ -99,7 +99,7 @@ def _asked(record: InterruptRecord, asked: Asked, now: str) -> Decision:
     ask = {**vote_to_json(asked.question), "askedAt": now}
     check_ask(ask, len(record.asks))
     updated = replace(record, asks=(*record.asks, ask), version=record.version + 1)
-    event: EventEntry = (
+    event = EventEntry(
         "interrupt.asked",
         {"nodeId": record.node_id, "interruptId": record.interrupt_id, "ask": ask},
         record.node_id,
