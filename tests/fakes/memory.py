@@ -1,19 +1,28 @@
-"""In-memory ports for unit tests. The store keeps DynamoDB's conditions (proved by the contract
-suite in tests/integration/test_store_contract.py, which runs on this fake and on moto alike)."""
+"""In-memory ports for unit tests. The store, the run index and the directory keep DynamoDB's
+semantics (proved by the contract suite in tests/integration/test_store_contract.py, which runs on
+these fakes and on the moto adapters alike); the workflow and the notifier record what they were sent."""
 
 from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
-from waitgate.errors import ConcurrentUpdateError, GuardFailedError, TaskGoneError
+from waitgate.approval import Memberships
+from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, GuardFailedError, TaskGoneError
+from waitgate.notices import InterruptNotice
 from waitgate.records import (
+    EventMode,
+    EventPage,
+    ExecutionLink,
+    ExecutionLinkRef,
     GuardSubject,
     IdempotencyRef,
     InterruptRecord,
+    JSONObject,
     ReentryKey,
     RunChange,
     RunEvent,
@@ -28,7 +37,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self.snapshots: dict[RunRef, RunSnapshot] = {}
         self.interrupts: dict[tuple[RunRef, str], InterruptRecord] = {}
-        self.events: dict[RunRef, list[RunEvent]] = {}
+        self.event_log: dict[RunRef, list[RunEvent]] = {}
         self.answers: dict[str, StoredAnswer] = {}  # by record id: a key's scope is not the run
         self.guarded: dict[GuardSubject, dict[str, str]] = {}
         self.reentry: dict[tuple[RunRef, str], ReentryKey] = {}
@@ -53,6 +62,24 @@ class MemoryStore:
             return RunView(
                 snapshot=snapshot, interrupt=self.interrupts.get((run, node_id)), answer=answer, reentry=entry
             )
+
+    def snapshot(self, run: RunRef) -> RunSnapshot | None:
+        with self._lock:
+            self.reads += 1
+            snapshot = self.snapshots.get(run)
+            return replace(snapshot, version_seen=snapshot.next_seq) if snapshot is not None else None
+
+    def events(self, run: RunRef, after: int, limit: int, modes: frozenset[EventMode]) -> EventPage:
+        """As DynamoDB's Query with Limit and a FilterExpression: `limit` events are examined, those of
+        `modes` returned, and a full examined page has a `next` (even when nothing follows it)."""
+        with self._lock:
+            self.reads += 1
+            examined = [event for event in self.events_of(run) if event.seq > after][:limit]
+        events = tuple(event for event in examined if event.mode in modes)
+        return EventPage(events, examined[-1].seq if len(examined) == limit else None)
+
+    def events_of(self, run: RunRef) -> list[RunEvent]:
+        return sorted(self.event_log.get(run, []), key=lambda event: event.seq)
 
     def save_answer(self, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
         with self._lock:
@@ -105,7 +132,7 @@ class MemoryStore:
                     raise ConcurrentUpdateError("interrupt moved")
                 self.interrupts[(run, change.interrupt.node_id)] = copy.deepcopy(change.interrupt)
             self.snapshots[run] = change.snapshot
-            self.events.setdefault(run, []).extend(change.events)
+            self.event_log.setdefault(run, []).extend(change.events)
             for guard in change.guarded:
                 if guard.put is not None:
                     self.guarded[guard.subject] = dict(guard.put)
@@ -118,17 +145,99 @@ class MemoryStore:
 
 @dataclass
 class RecordingWorkflow:
+    """Step Functions as the adapter reports it: a token in `gone` no longer waits (TaskGoneError, as
+    for TaskTimedOut), one in `unavailable` is throttled (DeliveryFailedError, nothing sent)."""
+
     successes: list[tuple[str, Any]] = field(default_factory=list)
     failures: list[tuple[str, str, str]] = field(default_factory=list)
     gone: set[str] = field(default_factory=set)
+    unavailable: set[str] = field(default_factory=set)
 
     def send_success(self, task_token: str, output: Any) -> None:
-        if task_token in self.gone:
-            raise TaskGoneError("gone")
+        self._reachable(task_token)
         self.successes.append((task_token, output))
 
     def send_failure(self, task_token: str, error: str, cause: str) -> None:
+        self._reachable(task_token)
         self.failures.append((task_token, error, cause))
+
+    def _reachable(self, task_token: str) -> None:
+        if task_token in self.gone:
+            raise TaskGoneError("Step Functions answered TaskTimedOut.", aws_code="TaskTimedOut")
+        if task_token in self.unavailable:
+            raise DeliveryFailedError("Step Functions answered ThrottlingException.", aws_code="Throttling")
+
+
+class MemoryRunIndex:
+    """The run index over a MemoryStore: the execution links its commits wrote, a run's node items."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+
+    def runs_of_execution(self, execution_name: str) -> tuple[ExecutionLink, ...]:
+        links = [
+            ExecutionLink(execution_name, subject.run, item.get("executionArn"))
+            for subject, item in self._store.guarded.items()
+            if isinstance(subject, ExecutionLinkRef) and subject.execution_name == execution_name
+        ]
+        return tuple(sorted(links, key=lambda link: (link.run.tenant_id, link.run.run_id)))
+
+    def interrupts_of_run(self, run: RunRef) -> tuple[InterruptRecord, ...]:
+        found = [record for (owner, _), record in self._store.interrupts.items() if owner == run]
+        return tuple(sorted(found, key=lambda record: record.node_id))
+
+
+RefKind = Literal["group", "role"]
+
+
+class MemoryDirectory:
+    """Group members and role holders per tenant, managed like the DynamoDB directory's."""
+
+    def __init__(self) -> None:
+        self._members: dict[tuple[str, RefKind, str], set[str]] = {}
+        self.reads = 0
+
+    def add_member(self, tenant_id: str, kind: RefKind, ref: str, principal: str) -> None:
+        self._members.setdefault((tenant_id, kind, ref), set()).add(principal)
+
+    def remove_member(self, tenant_id: str, kind: RefKind, ref: str, principal: str) -> None:
+        self._members.get((tenant_id, kind, ref), set()).discard(principal)
+
+    def memberships(
+        self, tenant_id: str, principal: str, groups: Sequence[str], roles: Sequence[str]
+    ) -> Memberships:
+        self.reads += 1
+        return Memberships(
+            groups=frozenset(ref for ref in groups if principal in self._of(tenant_id, "group", ref)),
+            roles=frozenset(ref for ref in roles if principal in self._of(tenant_id, "role", ref)),
+        )
+
+    def members(self, tenant_id: str, kind: RefKind, ref: str) -> tuple[str, ...]:
+        self.reads += 1
+        return tuple(sorted(self._of(tenant_id, kind, ref)))
+
+    def _of(self, tenant_id: str, kind: RefKind, ref: str) -> set[str]:
+        return self._members.get((tenant_id, kind, ref), set())
+
+
+@dataclass
+class RecordingNotifier:
+    """The notices and asks sent; a recipient in `unreachable` is refused (DeliveryFailedError)."""
+
+    notices: list[InterruptNotice] = field(default_factory=list)
+    asks: list[tuple[RunRef, str, str, JSONObject]] = field(default_factory=list)
+    unreachable: set[str] = field(default_factory=set)
+    asks_fail: bool = False
+
+    def notify_ask(self, run: RunRef, node_id: str, interrupt_id: str, ask: JSONObject) -> None:
+        if self.asks_fail:
+            raise DeliveryFailedError("SNS answered Throttling.", aws_code="Throttling")
+        self.asks.append((run, node_id, interrupt_id, ask))
+
+    def notify_interrupt(self, notice: InterruptNotice) -> None:
+        if notice.recipient in self.unreachable:
+            raise DeliveryFailedError("SNS answered InvalidParameter.", aws_code="InvalidParameter")
+        self.notices.append(notice)
 
 
 @dataclass

@@ -1,8 +1,10 @@
-"""One contract, two stores: the in-memory fake the unit tests use and the DynamoDB adapter on moto.
-If the fake drifted from DynamoDB's conditional semantics, this suite would say so."""
+"""One contract, two implementations of each table port: the in-memory fakes the unit tests use and
+the DynamoDB adapters on moto (store, run index, directory). If a fake drifted from DynamoDB's
+conditional or paging semantics, this suite would say so."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import Counter
 from dataclasses import replace
@@ -11,20 +13,53 @@ from typing import Any
 import boto3
 import pytest
 
-from tests.fakes.memory import MemoryStore
+from tests.fakes.memory import MemoryDirectory, MemoryRunIndex, MemoryStore
+from tests.integration.conftest import create_table_from_template
+from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
+from waitgate.adapters.dynamodb_run_index import DynamoDbRunIndex
 from waitgate.adapters.dynamodb_store import DynamoDbStore
-from waitgate.errors import ConcurrentUpdateError
-from waitgate.records import InterruptRecord, RunChange, RunEvent, RunRef, RunSnapshot
+from waitgate.errors import ConcurrentUpdateError, GuardFailedError
+from waitgate.records import (
+    ConversationRef,
+    ExecutionLinkRef,
+    GuardedItem,
+    InterruptRecord,
+    RunChange,
+    RunEvent,
+    RunRef,
+    RunSnapshot,
+)
 
 RUN = RunRef("default", "run-1")
 
 
 @pytest.fixture(params=["memory", "dynamodb"])
-def store(request: pytest.FixtureRequest) -> Any:
+def tables(request: pytest.FixtureRequest) -> tuple[Any, Any]:
+    """A store and the run index over the same table."""
     if request.param == "memory":
-        return MemoryStore()
+        memory = MemoryStore()
+        return memory, MemoryRunIndex(memory)
     table_name = request.getfixturevalue("table_name")
-    return DynamoDbStore(boto3.client("dynamodb", region_name="us-east-1"), table_name)
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    return DynamoDbStore(client, table_name), DynamoDbRunIndex(client, table_name)
+
+
+@pytest.fixture
+def store(tables: tuple[Any, Any]) -> Any:
+    return tables[0]
+
+
+@pytest.fixture
+def index(tables: tuple[Any, Any]) -> Any:
+    return tables[1]
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def directory(request: pytest.FixtureRequest) -> Any:
+    if request.param == "memory":
+        return MemoryDirectory()
+    dynamodb = request.getfixturevalue("dynamodb")
+    return DynamoDbDirectory(dynamodb, create_table_from_template(dynamodb, "DirectoryTable", "directory"))
 
 
 def interrupt(version: int = 1, status: str = "pending") -> InterruptRecord:
@@ -116,3 +151,178 @@ def test_racing_writers_on_threads_one_commit_per_read(store: Any) -> None:
         thread.join()
     # Then exactly one commits
     assert Counter(results) == {"won": 1, "lost": 7}
+
+
+def test_a_snapshot_read_alone_is_the_loaded_one(store: Any) -> None:
+    assert store.snapshot(RUN) is None
+    store.commit(first_change())
+    assert store.snapshot(RUN) == store.load(RUN, "Gate").snapshot
+    assert store.snapshot(RunRef("other", "run-1")) is None
+
+
+def logged(count: int, debug: frozenset[int] = frozenset()) -> RunChange:
+    """A new run whose log holds events 1..count, those in `debug` of the debug mode."""
+    events = tuple(
+        RunEvent(seq, "agent.decided", "t", {"n": seq}, "Gate", "debug" if seq in debug else "updates")
+        for seq in range(1, count + 1)
+    )
+    return RunChange(snapshot=replace(RunSnapshot.new(RUN), next_seq=count + 1), events=events)
+
+
+BOTH = frozenset({"updates", "debug"})
+
+
+def test_events_page_by_seq_and_a_full_page_says_where_to_go_on(store: Any) -> None:
+    # Given a log of five events
+    store.commit(logged(5))
+    # Then pages of two are 1-2, 3-4 (each with next) and 5 (without)
+    first = store.events(RUN, 0, 2, BOTH)
+    assert ([e.seq for e in first.events], first.next) == ([1, 2], 2)
+    assert [e.seq for e in store.events(RUN, 2, 2, BOTH).events] == [3, 4]
+    last = store.events(RUN, 4, 2, BOTH)
+    assert ([e.seq for e in last.events], last.next) == ([5], None)
+    # And what is read is what was written
+    assert store.events(RUN, 0, 1, BOTH).events[0] == logged(5).events[0]
+    # And a page that ends exactly at the last event still has a next (DynamoDB cannot know)
+    assert store.events(RUN, 3, 2, BOTH).next == 5
+    assert store.events(RUN, 5, 2, BOTH).events == ()
+
+
+def test_the_mode_filter_applies_after_the_limit(store: Any) -> None:
+    # Given events 1-4 of which 2 and 3 are debug
+    store.commit(logged(4, debug=frozenset({2, 3})))
+    updates = frozenset({"updates"})
+    # Then a page of two examines 1-2 and returns 1; the next examines 3-4 and returns 4
+    first = store.events(RUN, 0, 2, updates)
+    assert ([e.seq for e in first.events], first.next) == ([1], 2)
+    assert [e.seq for e in store.events(RUN, 2, 2, updates).events] == [4]
+    # And a page of only debug events is empty yet goes on
+    only_debug = store.events(RUN, 1, 2, updates)
+    assert (only_debug.events, only_debug.next) == ((), 3)
+    assert [e.mode for e in store.events(RUN, 1, 2, BOTH).events] == ["debug", "debug"]
+
+
+def ended(store: Any, status: str = "resolved") -> InterruptRecord:
+    store.commit(first_change())
+    view = store.load(RUN, "Gate")
+    record = replace(view.interrupt, status=status, version=2, resume_value={"ok": True})
+    store.commit(RunChange(snapshot=view.snapshot, interrupt=record, expected_interrupt_version=1))
+    return record
+
+
+def test_a_pending_interrupt_is_never_marked_delivered(store: Any) -> None:
+    # Given a pending interrupt, it cannot be marked
+    store.commit(first_change())
+    assert store.mark_delivered(interrupt(), "2026-11-30T10:00:01.000Z") is False
+    assert store.load(RUN, "Gate").interrupt.delivered_at is None
+
+
+def test_a_delivery_mark_yields_only_to_a_first_mark_or_a_task_gone(store: Any) -> None:
+    # Given a resolved interrupt
+    record = ended(store)
+    # When marked delivered, Then its version moves on; a second mark changes nothing
+    assert store.mark_delivered(record, "2026-11-30T10:00:01.000Z") is True
+    marked = store.load(RUN, "Gate").interrupt
+    assert (marked.delivered_at, marked.delivery_outcome, marked.version) == (
+        "2026-11-30T10:00:01.000Z",
+        "delivered",
+        3,
+    )
+    assert store.mark_delivered(record, "2026-11-30T10:00:02.000Z") is False
+    assert store.load(RUN, "Gate").interrupt == marked
+    # And another interrupt at the node is never marked by this one
+    assert store.mark_delivered(replace(record, interrupt_id="01OTHER"), "t") is False
+
+
+def test_a_task_gone_mark_yields_to_a_delivery(store: Any) -> None:
+    store.commit(first_change())
+    view = store.load(RUN, "Gate")
+    gone = replace(
+        view.interrupt,
+        status="expired",
+        version=2,
+        delivered_at="2026-11-30T10:00:01.000Z",
+        delivery_outcome="task-gone",
+    )
+    store.commit(RunChange(snapshot=view.snapshot, interrupt=gone, expected_interrupt_version=1))
+    assert store.mark_delivered(gone, "2026-11-30T10:00:02.000Z") is True
+    assert store.load(RUN, "Gate").interrupt.delivery_outcome == "delivered"
+
+
+CONVERSATION = ConversationRef("default", "c-1")
+
+
+RUN_NUMBERS = itertools.count(100)
+
+
+def guarded(*guards: GuardedItem) -> RunChange:
+    """A change of its own run (new each time), carrying only guards."""
+    run = RunRef("default", f"run-{next(RUN_NUMBERS)}")
+    return RunChange(snapshot=RunSnapshot.new(run), guarded=guards)
+
+
+def test_guards_hold_or_fail_the_whole_change_by_label(store: Any) -> None:
+    started = GuardedItem(CONVERSATION, "unique", expect=None, put={"status": "open"})
+    # Given a conversation item put by a first change
+    store.commit(guarded(started))
+    # Then putting it again fails by its label, and nothing of that change is written
+    again = guarded(started)
+    with pytest.raises(GuardFailedError) as failed:
+        store.commit(again)
+    assert failed.value.label == "unique"
+    assert store.load(again.snapshot.run, "Gate").snapshot is None
+    # And an expectation of its attributes holds while they match, and fails once they do not
+    store.commit(guarded(GuardedItem(CONVERSATION, "open", expect={"status": "open"})))
+    closed = {"status": "closed"}
+    store.commit(guarded(GuardedItem(CONVERSATION, "exists", expect={}, put=closed)))
+    with pytest.raises(GuardFailedError, match="open"):
+        store.commit(guarded(GuardedItem(CONVERSATION, "open", expect={"status": "open"})))
+    # And another tenant's conversation of the same id is another item
+    with pytest.raises(GuardFailedError):
+        store.commit(guarded(GuardedItem(ConversationRef("acme", "c-1"), "exists", expect={})))
+
+
+def test_the_run_index_finds_linked_runs_and_a_runs_interrupts(store: Any, index: Any) -> None:
+    # Given a run linked to its execution (with its ARN) and an unlinked interrupt-free one
+    link = GuardedItem(
+        ExecutionLinkRef("exec-1", RUN),
+        "execution-link",
+        expect=None,
+        put={"tenantId": "default", "runId": "run-1", "linkedAt": "t", "executionArn": "arn:x"},
+    )
+    store.commit(replace(first_change(), guarded=(link,)))
+    acme = RunRef("acme", "run-1")
+    other = GuardedItem(
+        ExecutionLinkRef("exec-1", acme), "execution-link", put={"tenantId": "acme", "runId": "run-1"}
+    )
+    store.commit(RunChange(snapshot=RunSnapshot.new(acme), guarded=(other,)))
+    # Then the execution names both runs (every tenant), with the ARN where one was linked
+    assert [(found.run, found.execution_arn) for found in index.runs_of_execution("exec-1")] == [
+        (acme, None),
+        (RUN, "arn:x"),
+    ]
+    assert index.runs_of_execution("exec-2") == ()
+    # And a run's interrupts are its node items
+    assert index.interrupts_of_run(RUN) == (interrupt(),)
+    assert index.interrupts_of_run(acme) == ()
+
+
+def test_the_directory_answers_memberships_and_members_per_tenant(directory: Any) -> None:
+    # Given alice and bob in acme's group ops, carol holding acme's role lead, and dave in globex's ops
+    directory.add_member("acme", "group", "ops", "bob")
+    directory.add_member("acme", "group", "ops", "alice")
+    directory.add_member("acme", "role", "lead", "carol")
+    directory.add_member("globex", "group", "ops", "dave")
+    # Then members are per tenant and kind, in principal order
+    assert directory.members("acme", "group", "ops") == ("alice", "bob")
+    assert directory.members("acme", "role", "ops") == ()
+    assert directory.members("globex", "group", "ops") == ("dave",)
+    # And a principal's memberships name only the asked refs it belongs to
+    found = directory.memberships("acme", "carol", ["ops"], ["lead", "cfo"])
+    assert (found.groups, found.roles) == (frozenset(), frozenset({"lead"}))
+    assert directory.memberships("acme", "dave", ["ops"], []).groups == frozenset()
+    # And a removed member is gone from both reads (removing twice is harmless)
+    directory.remove_member("acme", "group", "ops", "bob")
+    directory.remove_member("acme", "group", "ops", "bob")
+    assert directory.members("acme", "group", "ops") == ("alice",)
+    assert directory.memberships("acme", "bob", ["ops"], []).groups == frozenset()

@@ -83,7 +83,7 @@ class OneInterrupt(RuleBasedStateMachine):
     def at_most_one_resolution(self) -> None:
         assert len(self.workflow.successes) <= 1
         record: Any = self.store.interrupts.get((RUN, "Gate"))
-        resolved_events = [e for e in self.store.events.get(RUN, []) if e.type == "interrupt.resolved"]
+        resolved_events = [e for e in self.store.event_log.get(RUN, []) if e.type == "interrupt.resolved"]
         assert len(resolved_events) <= 1
         assert (record.status == "resolved") == (len(resolved_events) == 1)
 

@@ -90,13 +90,13 @@ def test_resolve_delivers_the_decision_once(world: World) -> None:
         "eligibility": {"principal": "alice", "matchedBy": "open", "resolvedAt": "2026-11-30T10:00:00.000Z"},
     }
     assert world.workflow.successes == [("task-1", {**ACCEPT, "decidedBy": "alice", "votes": [vote]})]
-    assert [e.type for e in world.store.events[RUN]] == [
+    assert [e.type for e in world.store.event_log[RUN]] == [
         "interrupt.requested",
         "approval.requested",
         "interrupt.resolved",
         "approval.resolved",
     ]
-    assert [e.seq for e in world.store.events[RUN]] == [1, 2, 3, 4]
+    assert [e.seq for e in world.store.event_log[RUN]] == [1, 2, 3, 4]
 
 
 def test_a_second_resolve_is_refused(world: World) -> None:
@@ -181,7 +181,7 @@ def test_a_retried_request_with_the_same_key_takes_over_the_new_task_token(world
     outcome = world.request(token="task-2")
     # Then no second interrupt.requested, and the answer goes to the new token
     assert outcome.status == "taken-over"
-    assert [e.type for e in world.store.events[RUN]].count("interrupt.requested") == 1
+    assert [e.type for e in world.store.event_log[RUN]].count("interrupt.requested") == 1
     world.resolve(ACCEPT)
     assert [token for token, _ in world.workflow.successes] == ["task-2"]
 
