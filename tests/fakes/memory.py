@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
@@ -44,6 +44,16 @@ class MemoryStore:
         self.commits = 0
         self.reads = 0
         self._lock = threading.Lock()
+        self._competitors: list[Callable[[], object]] = []
+
+    def race_next_write(self, competitor: Callable[[], object]) -> None:
+        """Run `competitor` (another writer, committing through this store) just before the next
+        commit or kept answer is written: the writer read before the competitor wrote, and loses."""
+        self._competitors.append(competitor)
+
+    def _let_competitor_write(self) -> None:
+        if self._competitors:
+            self._competitors.pop(0)()
 
     def load(
         self,
@@ -82,6 +92,7 @@ class MemoryStore:
         return sorted(self.event_log.get(run, []), key=lambda event: event.seq)
 
     def save_answer(self, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
+        self._let_competitor_write()
         with self._lock:
             if ref.record_id in self.answers:
                 return False
@@ -114,6 +125,7 @@ class MemoryStore:
 
     def commit(self, change: RunChange) -> None:
         run = change.snapshot.run
+        self._let_competitor_write()
         with self._lock:
             self._check_guards(change)
             owner = self.reentry.get((run, change.reentry.key)) if change.reentry else None
