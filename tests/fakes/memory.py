@@ -32,6 +32,8 @@ from waitgate.records import (
     StoredAnswer,
 )
 
+ANSWER_RETENTION_SECONDS = 24 * 3600  # a kept answer's life (the adapter's TTL condition)
+
 
 class MemoryStore:
     def __init__(self) -> None:
@@ -91,10 +93,17 @@ class MemoryStore:
     def events_of(self, run: RunRef) -> list[RunEvent]:
         return sorted(self.event_log.get(run, []), key=lambda event: event.seq)
 
+    def _key_taken(self, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
+        """As the adapter's condition: the key holds an answer whose 24 hours are not over when this
+        one is given (an expired record TTL has not deleted yet may be overwritten)."""
+        earlier = self.answers.get(ref.record_id)
+        answered_at = answer.expires_at_epoch - ANSWER_RETENTION_SECONDS
+        return earlier is not None and earlier.expires_at_epoch > answered_at
+
     def save_answer(self, ref: IdempotencyRef, answer: StoredAnswer) -> bool:
         self._let_competitor_write()
         with self._lock:
-            if ref.record_id in self.answers:
+            if self._key_taken(ref, answer):
                 return False
             self.answers[ref.record_id] = answer
             self.commits += 1
@@ -131,7 +140,7 @@ class MemoryStore:
             owner = self.reentry.get((run, change.reentry.key)) if change.reentry else None
             if change.reentry and owner and owner.interrupt_id != change.reentry.interrupt_id:
                 raise ConcurrentUpdateError("the key belongs to another interrupt")
-            if change.answer is not None and change.answer[0].record_id in self.answers:
+            if change.answer is not None and self._key_taken(*change.answer):
                 raise ConcurrentUpdateError("key answered")
             stored = self.snapshots.get(run)
             seen = change.snapshot.version_seen

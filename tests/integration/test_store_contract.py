@@ -23,11 +23,13 @@ from waitgate.records import (
     ConversationRef,
     ExecutionLinkRef,
     GuardedItem,
+    IdempotencyRef,
     InterruptRecord,
     RunChange,
     RunEvent,
     RunRef,
     RunSnapshot,
+    StoredAnswer,
 )
 
 RUN = RunRef("default", "run-1")
@@ -326,3 +328,26 @@ def test_the_directory_answers_memberships_and_members_per_tenant(directory: Any
     directory.remove_member("acme", "group", "ops", "bob")
     assert directory.members("acme", "group", "ops") == ("alice",)
     assert directory.memberships("acme", "bob", ["ops"], []).groups == frozenset()
+
+
+KEY = IdempotencyRef("mintInterruptToken", "principal:default:alice", "k-1", "fingerprint")
+
+
+def kept(answered_at: int, body: str = "{}") -> StoredAnswer:
+    return StoredAnswer("fingerprint", 201, body, "application/json", answered_at + 24 * 3600)
+
+
+def test_a_key_keeps_its_first_answer_until_its_24_hours_are_over(store: Any) -> None:
+    # Given a key answered at t
+    t = 1_800_000_000
+    assert store.save_answer(KEY, kept(t, "first")) is True
+    # Then another answer within 24 hours is refused, on its own or in a change
+    assert store.save_answer(KEY, kept(t + 60, "second")) is False
+    with pytest.raises(ConcurrentUpdateError):
+        store.commit(replace(first_change(), answer=(KEY, kept(t + 60, "second"))))
+    assert store.load(RUN, "Gate", KEY).answer == kept(t, "first")
+    # And once they are over (TTL may not have deleted it yet), a new answer takes the key
+    assert store.save_answer(KEY, kept(t + 24 * 3600, "later")) is True
+    assert store.load(RUN, "Gate", KEY).answer.body == "later"
+    store.commit(replace(first_change(), answer=(KEY, kept(t + 48 * 3600, "in a change"))))
+    assert store.load(RUN, "Gate", KEY).answer.body == "in a change"
