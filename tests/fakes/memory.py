@@ -47,15 +47,23 @@ class MemoryStore:
         self.reads = 0
         self._lock = threading.Lock()
         self._competitors: list[Callable[[], object]] = []
+        self._competing = False
 
     def race_next_write(self, competitor: Callable[[], object]) -> None:
         """Run `competitor` (another writer, committing through this store) just before the next
-        commit or kept answer is written: the writer read before the competitor wrote, and loses."""
+        commit or kept answer is written: the writer read before the competitor wrote, and loses.
+        Queued competitors race one write each, in order; a competitor's own writes are not raced."""
         self._competitors.append(competitor)
 
     def _let_competitor_write(self) -> None:
-        if self._competitors:
-            self._competitors.pop(0)()
+        if not self._competitors or self._competing:
+            return
+        competitor = self._competitors.pop(0)
+        self._competing = True
+        try:
+            competitor()
+        finally:
+            self._competing = False
 
     def load(
         self,

@@ -17,6 +17,8 @@ from waitgate.service.deliver_resolution import (
     record_delivery,
 )
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
+from waitgate.service.record_decision import DecisionDependencies, record_decision
+from waitgate.service.rules.optimistic import MAX_ATTEMPTS
 
 VALUE = {"label": "ok"}
 
@@ -229,3 +231,25 @@ def test_a_mark_for_an_interrupt_no_longer_at_its_node_writes_nothing(world: Wor
     record_delivery(record, world.delivery(), TASK_GONE, "outbox", "TaskTimedOut")
     assert world.store.commits == commits
     assert world.interrupt().status == "pending"
+
+
+def test_a_mark_that_keeps_losing_is_given_up_quietly(world: World) -> None:
+    # Given a committed resolution whose task is gone, and a storm of writers on the run: every one
+    # of the mark's attempts loses to another decision appended to the log
+    record = undelivered(world)
+    world.workflow.gone.add("task-1")
+    for _ in range(MAX_ATTEMPTS):
+        world.store.race_next_write(lambda: decide(world))
+    # When the outbox delivers, Then the outcome is known but unrecorded, and nothing raises
+    assert outbox(world, record) == "task-gone"
+    assert world.interrupt().delivered_at is None
+    # And the next stream record tries again and records it
+    assert outbox(world, record) == "task-gone"
+    assert world.interrupt().delivery_outcome == TASK_GONE
+
+
+def decide(world: World) -> None:
+    deps = DecisionDependencies(world.store, world.clock, 0.5)
+    record_decision(
+        {"runId": "run-1", "nodeId": "Agent", "decision": {"agentId": "a", "confidence": 1}}, deps
+    )

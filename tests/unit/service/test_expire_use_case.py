@@ -6,11 +6,13 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.service.world import ACCEPT, ALICE, APPROVAL, CUSTOM, RUN, World
-from waitgate.errors import InterruptAlreadyResolvedError
+from waitgate.errors import ConcurrentUpdateError, InterruptAlreadyResolvedError
 from waitgate.records import RunRef
 from waitgate.service.deliver_resolution import TIMED_OUT, deliver_undelivered
 from waitgate.service.expire_interrupt import ExpiryRequest, NotDueError, expire_interrupt
+from waitgate.service.record_decision import DecisionDependencies, record_decision
 from waitgate.service.resolve_interrupt import ResolveCommand, plan_resolve
+from waitgate.service.rules.optimistic import MAX_ATTEMPTS
 from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
 
 TIMED = {**CUSTOM, "timeoutMs": 2000}
@@ -182,3 +184,19 @@ def test_expiring_one_node_leaves_the_run_waiting_on_another(world: World) -> No
     assert expire(world, node="A") == "expired"
     snapshot = world.store.snapshots[RUN]
     assert (snapshot.status, snapshot.current_node_id) == ("waiting-input", "B")
+
+
+def test_a_storm_of_writers_past_the_bound_fails_loudly(world: World) -> None:
+    # Given every attempt of the expiry loses to another write on the run
+    world.request(TIMED)
+    world.clock.advance(seconds=2)
+    deps = DecisionDependencies(world.store, world.clock, 0.5)
+    decision = {"runId": "run-1", "nodeId": "Agent", "decision": {"agentId": "a", "confidence": 1}}
+    for _ in range(MAX_ATTEMPTS):
+        world.store.race_next_write(lambda: record_decision(decision, deps))
+    # Then it gives up with a conflict (the schedule's invocation fails and is retried), nothing half-done
+    with pytest.raises(ConcurrentUpdateError, match=f"{MAX_ATTEMPTS} attempts"):
+        expire(world)
+    assert world.interrupt().status == "pending" and world.workflow.failures == []
+    # And the retried invocation, once the storm is over, expires it
+    assert expire(world) == "expired"

@@ -161,6 +161,14 @@ def test_no_link_past_the_deadline_or_after_the_runs_end(world: World) -> None:
         mint(world, node="Other")
 
 
+def test_without_a_key_each_mint_answers_a_new_link(world: World) -> None:
+    world.request(CUSTOM)
+    first = mint_answer(RUN, "Gate", MintRequest("resolve"), None, world.minting())
+    second = mint_answer(RUN, "Gate", MintRequest("resolve"), None, world.minting())
+    assert (first.status, second.status) == (201, 201) and first.body != second.body
+    assert world.store.answers == {}
+
+
 def test_a_keyed_mint_gives_the_same_link_again(world: World) -> None:
     # Given a pending interrupt and a first keyed mint
     world.request(CUSTOM)

@@ -191,3 +191,26 @@ def test_a_request_whose_notices_all_fail_still_suspends(world: World) -> None:
     world.notifier.unreachable.add("ann")
     assert world.request(with_data(APPROVAL, approversList=["ann"]), run=RUN).status == "requested"
     assert world.interrupt().status == "pending"
+
+
+ASKABLE = with_data(APPROVAL, actions=["accept", "ask"])
+ASK = {"action": "ask", "feedback": "Which region?", "decidedAt": "2026-11-30T10:00:00Z"}
+
+
+def test_a_question_is_told_to_the_agent_side_after_its_commit(world: World) -> None:
+    world.request(ASKABLE)
+    world.resolve(ASK)
+    [(run, node, interrupt_id, ask)] = world.notifier.asks
+    assert (run, node, interrupt_id) == (RUN, "Gate", world.interrupt().interrupt_id)
+    assert (ask["principal"], ask["feedback"]) == ("alice", "Which region?")
+
+
+def test_a_question_whose_notice_fails_is_still_recorded(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    world.request(ASKABLE)
+    world.notifier.asks_fail = True
+    with caplog.at_level(logging.WARNING):
+        assert world.resolve(ASK).status == "pending"
+    assert world.interrupt().asks[0]["feedback"] == "Which region?"
+    assert [record.getMessage() for record in caplog.records] == ["ask notification failed"]
