@@ -140,25 +140,33 @@ class MemoryStore:
             )
             return True
 
+    def _check_run_items(self, change: RunChange) -> None:
+        """The run's own items as read (snapshot, node, key): any that moved is a conflict."""
+        run = change.snapshot.run
+        stored = self.snapshots.get(run)
+        seen = change.snapshot.version_seen
+        if (stored is None) != (seen is None) or (stored and stored.next_seq != seen):
+            raise ConcurrentUpdateError("snapshot moved")
+        if change.interrupt is not None:
+            current = self.interrupts.get((run, change.interrupt.node_id))
+            expected = change.expected_interrupt_version
+            if (current is None) != (expected is None) or (current and current.version != expected):
+                raise ConcurrentUpdateError("interrupt moved")
+        owner = self.reentry.get((run, change.reentry.key)) if change.reentry else None
+        if change.reentry and owner and owner.interrupt_id != change.reentry.interrupt_id:
+            raise ConcurrentUpdateError("the key belongs to another interrupt")
+
     def commit(self, change: RunChange) -> None:
+        """All or nothing, refused as the adapter's transaction is: a moved run item first (a
+        conflict), then a guard (by its label), then a key answered meanwhile (a conflict)."""
         run = change.snapshot.run
         self._let_competitor_write()
         with self._lock:
+            self._check_run_items(change)
             self._check_guards(change)
-            owner = self.reentry.get((run, change.reentry.key)) if change.reentry else None
-            if change.reentry and owner and owner.interrupt_id != change.reentry.interrupt_id:
-                raise ConcurrentUpdateError("the key belongs to another interrupt")
             if change.answer is not None and self._key_taken(*change.answer):
                 raise ConcurrentUpdateError("key answered")
-            stored = self.snapshots.get(run)
-            seen = change.snapshot.version_seen
-            if (stored is None) != (seen is None) or (stored and stored.next_seq != seen):
-                raise ConcurrentUpdateError("snapshot moved")
             if change.interrupt is not None:
-                current = self.interrupts.get((run, change.interrupt.node_id))
-                expected = change.expected_interrupt_version
-                if (current is None) != (expected is None) or (current and current.version != expected):
-                    raise ConcurrentUpdateError("interrupt moved")
                 self.interrupts[(run, change.interrupt.node_id)] = copy.deepcopy(change.interrupt)
             self.snapshots[run] = change.snapshot
             self.event_log.setdefault(run, []).extend(change.events)

@@ -351,3 +351,12 @@ def test_a_key_keeps_its_first_answer_until_its_24_hours_are_over(store: Any) ->
     assert store.load(RUN, "Gate", KEY).answer.body == "later"
     store.commit(replace(first_change(), answer=(KEY, kept(t + 48 * 3600, "in a change"))))
     assert store.load(RUN, "Gate", KEY).answer.body == "in a change"
+
+
+def test_a_moved_run_is_a_conflict_even_when_a_guard_fails_too(store: Any) -> None:
+    # Given a run committed, and a change planned on a stale read that also expects a missing item
+    store.commit(first_change())
+    stale = replace(first_change(), guarded=(GuardedItem(CONVERSATION, "open", expect={"status": "open"}),))
+    # Then it is a conflict (re-read and plan again), not the guard's refusal: the guard may hold then
+    with pytest.raises(ConcurrentUpdateError):
+        store.commit(stale)
