@@ -1,6 +1,6 @@
-"""One contract, two implementations of each table port: the in-memory fakes the unit tests use and
-the DynamoDB adapters on moto (store, run index, directory). If a fake drifted from DynamoDB's
-conditional or paging semantics, this suite would say so."""
+"""One contract, two stores: the in-memory fake the unit tests use and the DynamoDB adapter on moto.
+If the fake drifted from DynamoDB's conditional or paging semantics, this suite would say so (the run
+index and the directory have theirs in test_lookup_contract.py)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,11 @@ from typing import Any
 import boto3
 import pytest
 
-from tests.fakes.memory import MemoryDirectory, MemoryRunIndex, MemoryStore
-from tests.integration.conftest import create_table_from_template
-from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
-from waitgate.adapters.dynamodb_run_index import DynamoDbRunIndex
+from tests.fakes.memory import MemoryStore
 from waitgate.adapters.dynamodb_store import DynamoDbStore
 from waitgate.errors import ConcurrentUpdateError, GuardFailedError
 from waitgate.records import (
     ConversationRef,
-    ExecutionLinkRef,
     GuardedItem,
     IdempotencyRef,
     InterruptRecord,
@@ -36,32 +32,11 @@ RUN = RunRef("default", "run-1")
 
 
 @pytest.fixture(params=["memory", "dynamodb"])
-def tables(request: pytest.FixtureRequest) -> tuple[Any, Any]:
-    """A store and the run index over the same table."""
+def store(request: pytest.FixtureRequest) -> Any:
     if request.param == "memory":
-        memory = MemoryStore()
-        return memory, MemoryRunIndex(memory)
+        return MemoryStore()
     table_name = request.getfixturevalue("table_name")
-    client = boto3.client("dynamodb", region_name="us-east-1")
-    return DynamoDbStore(client, table_name), DynamoDbRunIndex(client, table_name)
-
-
-@pytest.fixture
-def store(tables: tuple[Any, Any]) -> Any:
-    return tables[0]
-
-
-@pytest.fixture
-def index(tables: tuple[Any, Any]) -> Any:
-    return tables[1]
-
-
-@pytest.fixture(params=["memory", "dynamodb"])
-def directory(request: pytest.FixtureRequest) -> Any:
-    if request.param == "memory":
-        return MemoryDirectory()
-    dynamodb = request.getfixturevalue("dynamodb")
-    return DynamoDbDirectory(dynamodb, create_table_from_template(dynamodb, "DirectoryTable", "directory"))
+    return DynamoDbStore(boto3.client("dynamodb", region_name="us-east-1"), table_name)
 
 
 def interrupt(version: int = 1, status: str = "pending") -> InterruptRecord:
@@ -204,10 +179,10 @@ def test_the_mode_filter_applies_after_the_limit(store: Any) -> None:
     assert [e.mode for e in store.events(RUN, 1, 2, BOTH).events] == ["debug", "debug"]
 
 
-def ended(store: Any, status: str = "resolved") -> InterruptRecord:
+def resolved(store: Any) -> InterruptRecord:
     store.commit(first_change())
     view = store.load(RUN, "Gate")
-    record = replace(view.interrupt, status=status, version=2, resume_value={"ok": True})
+    record = replace(view.interrupt, status="resolved", version=2, resume_value={"ok": True})
     store.commit(RunChange(snapshot=view.snapshot, interrupt=record, expected_interrupt_version=1))
     return record
 
@@ -221,7 +196,7 @@ def test_a_pending_interrupt_is_never_marked_delivered(store: Any) -> None:
 
 def test_a_delivery_mark_yields_only_to_a_first_mark_or_a_task_gone(store: Any) -> None:
     # Given a resolved interrupt
-    record = ended(store)
+    record = resolved(store)
     # When marked delivered, Then its version moves on; a second mark changes nothing
     assert store.mark_delivered(record, "2026-11-30T10:00:01.000Z") is True
     marked = store.load(RUN, "Gate").interrupt
@@ -282,52 +257,6 @@ def test_guards_hold_or_fail_the_whole_change_by_label(store: Any) -> None:
     # And another tenant's conversation of the same id is another item
     with pytest.raises(GuardFailedError):
         store.commit(guarded(GuardedItem(ConversationRef("acme", "c-1"), "exists", expect={})))
-
-
-def test_the_run_index_finds_linked_runs_and_a_runs_interrupts(store: Any, index: Any) -> None:
-    # Given a run linked to its execution (with its ARN) and an unlinked interrupt-free one
-    link = GuardedItem(
-        ExecutionLinkRef("exec-1", RUN),
-        "execution-link",
-        expect=None,
-        put={"tenantId": "default", "runId": "run-1", "linkedAt": "t", "executionArn": "arn:x"},
-    )
-    store.commit(replace(first_change(), guarded=(link,)))
-    acme = RunRef("acme", "run-1")
-    other = GuardedItem(
-        ExecutionLinkRef("exec-1", acme), "execution-link", put={"tenantId": "acme", "runId": "run-1"}
-    )
-    store.commit(RunChange(snapshot=RunSnapshot.new(acme), guarded=(other,)))
-    # Then the execution names both runs (every tenant), with the ARN where one was linked
-    assert [(found.run, found.execution_arn) for found in index.runs_of_execution("exec-1")] == [
-        (acme, None),
-        (RUN, "arn:x"),
-    ]
-    assert index.runs_of_execution("exec-2") == ()
-    # And a run's interrupts are its node items
-    assert index.interrupts_of_run(RUN) == (interrupt(),)
-    assert index.interrupts_of_run(acme) == ()
-
-
-def test_the_directory_answers_memberships_and_members_per_tenant(directory: Any) -> None:
-    # Given alice and bob in acme's group ops, carol holding acme's role lead, and dave in globex's ops
-    directory.add_member("acme", "group", "ops", "bob")
-    directory.add_member("acme", "group", "ops", "alice")
-    directory.add_member("acme", "role", "lead", "carol")
-    directory.add_member("globex", "group", "ops", "dave")
-    # Then members are per tenant and kind, in principal order
-    assert directory.members("acme", "group", "ops") == ("alice", "bob")
-    assert directory.members("acme", "role", "ops") == ()
-    assert directory.members("globex", "group", "ops") == ("dave",)
-    # And a principal's memberships name only the asked refs it belongs to
-    found = directory.memberships("acme", "carol", ["ops"], ["lead", "cfo"])
-    assert (found.groups, found.roles) == (frozenset(), frozenset({"lead"}))
-    assert directory.memberships("acme", "dave", ["ops"], []).groups == frozenset()
-    # And a removed member is gone from both reads (removing twice is harmless)
-    directory.remove_member("acme", "group", "ops", "bob")
-    directory.remove_member("acme", "group", "ops", "bob")
-    assert directory.members("acme", "group", "ops") == ("alice",)
-    assert directory.memberships("acme", "bob", ["ops"], []).groups == frozenset()
 
 
 KEY = IdempotencyRef("mintInterruptToken", "principal:default:alice", "k-1", "fingerprint")
