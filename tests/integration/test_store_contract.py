@@ -194,7 +194,7 @@ def test_a_pending_interrupt_is_never_marked_delivered(store: Any) -> None:
     assert store.load(RUN, "Gate").interrupt.delivered_at is None
 
 
-def test_a_delivery_mark_yields_only_to_a_first_mark_or_a_task_gone(store: Any) -> None:
+def test_a_delivery_is_marked_once_and_only_on_its_own_interrupt(store: Any) -> None:
     # Given a resolved interrupt
     record = resolved(store)
     # When marked delivered, Then its version moves on; a second mark changes nothing
