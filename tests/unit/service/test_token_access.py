@@ -238,3 +238,19 @@ def test_the_keys_scope_is_the_token(world: World) -> None:
     answer = resolve(world, second, key_for=keyed("k-1"))
     assert (answer.status, answer.replayed) == (409, False)
     assert resolve(world, second, key_for=keyed("k-1")).replayed
+
+
+def test_a_keyed_410_past_the_deadline_is_kept_and_replayed(world: World) -> None:
+    # Given a token outliving its interrupt's deadline, used under a key after the deadline
+    world.request({**CUSTOM, "timeoutMs": 1000})
+    record = world.interrupt()
+    expires = world.clock.now() + timedelta(minutes=5)
+    token = mint(
+        TokenClaims(record.interrupt_id, "run-1", "Gate", "default", "resolve", expires), world.keyring
+    )
+    world.clock.advance(seconds=1)
+    refused = resolve(world, token, key_for=keyed("k-1"))
+    # Then the 410 is the key's answer, and a retry replays it
+    assert (refused.status, json.loads(refused.body)["code"]) == (410, "interrupt_expired")
+    again = resolve(world, token, key_for=keyed("k-1"))
+    assert (again.status, again.body, again.replayed) == (410, refused.body, True)
