@@ -5,12 +5,13 @@ answered from the first answer, with one interrupt.requested and nobody notified
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import LocalStackHandle
-from tests.e2e.test_kinds_e2e import SampleRun, token_for, wait_for
+from tests.e2e.test_kinds_e2e import SampleRun, new_run_id, token_for, wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -37,18 +38,31 @@ def ended(stack: LocalStackHandle, run: SampleRun) -> dict[str, Any]:
     return execution
 
 
-def inbox_run_ids(stack: LocalStackHandle) -> list[str]:
-    """The runIds of the notices waiting in the local inbox (read and left there)."""
-    sqs = stack.client("sqs")
-    found: list[str] = []
-    for _ in range(5):
-        answer = sqs.receive_message(
-            QueueUrl=stack.description["inboxQueueUrl"], MaxNumberOfMessages=10, VisibilityTimeout=0
+class RunNotices:
+    """A queue of the test's own, subscribed to the notifications topic for one run only (its runId
+    attribute) before the run starts, so every notice the run causes lands there and nothing else."""
+
+    def __init__(self, stack: LocalStackHandle, run_id: str) -> None:
+        self.sqs = stack.client("sqs")
+        self.queue_url = self.sqs.create_queue(QueueName=f"notices-{uuid.uuid4().hex[:12]}")["QueueUrl"]
+        queue_arn = self.sqs.get_queue_attributes(QueueUrl=self.queue_url, AttributeNames=["QueueArn"])
+        stack.client("sns").subscribe(
+            TopicArn=stack.description["topicArns"]["NotificationsTopic"],
+            Protocol="sqs",
+            Endpoint=queue_arn["Attributes"]["QueueArn"],
+            Attributes={"FilterPolicy": json.dumps({"runId": [run_id]})},
         )
-        for message in answer.get("Messages", []):
-            notice = json.loads(json.loads(message["Body"])["Message"])
-            found.append(str(notice.get("runId")))
-    return found
+        self.received: list[dict[str, Any]] = []
+
+    def drain(self) -> list[dict[str, Any]]:
+        """Every notice received so far (each message read once, then deleted)."""
+        while messages := self.sqs.receive_message(QueueUrl=self.queue_url, MaxNumberOfMessages=10).get(
+            "Messages"
+        ):
+            for message in messages:
+                self.received.append(json.loads(json.loads(message["Body"])["Message"]))
+                self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+        return self.received
 
 
 def test_a_deadline_fails_the_task_and_its_link_answers_410(local_stack: LocalStackHandle) -> None:
@@ -99,9 +113,12 @@ def test_a_key_asked_twice_is_answered_once(local_stack: LocalStackHandle) -> No
             "approversList": ["alice"],
         },
     }
-    run = SampleRun(local_stack, "reentry", {"interrupt": approval})
+    run_id = new_run_id("reentry")
+    notices = RunNotices(local_stack, run_id)
+    run = SampleRun(local_stack, "reentry", {"interrupt": approval}, run_id=run_id)
     run.suspended_at("FirstAsk")
-    notified_before = inbox_run_ids(local_stack).count(run.run_id)
+    # (alice's notice of the first ask is published after the ask commits: wait until it is there)
+    assert len(wait_for(lambda: notices.drain() or None)) == 1
     # When alice accepts the first ask
     decision = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
     status, body = run.resolve("FirstAsk", decision)
@@ -110,6 +127,8 @@ def test_a_key_asked_twice_is_answered_once(local_stack: LocalStackHandle) -> No
     output = run.output()
     assert output["first"] == output["second"] == body["resumeValue"]
     # And the log holds one interrupt.requested, the replay in debug, and nobody was notified again
+    # (the execution ended, so SecondAsk's request_interrupt had returned, and the local stack's SNS
+    # hands a notice to its queues inside the Publish call: a second notice would be there by now)
     assert run.types("updates").count("interrupt.requested") == 1
     assert "interrupt.replayed" in run.types("debug")
-    assert inbox_run_ids(local_stack).count(run.run_id) == notified_before
+    assert [(n["runId"], n["nodeId"]) for n in notices.drain()] == [(run_id, "FirstAsk")]
