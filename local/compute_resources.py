@@ -107,7 +107,14 @@ def create_function(context: StackContext, logical_id: str, properties: dict[str
 def create_event_source_mapping(
     context: StackContext, logical_id: str, properties: dict[str, Any]
 ) -> Created:
-    allowed = {"EventSourceArn", "FunctionName", "StartingPosition", "BatchSize", "Enabled"}
+    allowed = {
+        "EventSourceArn",
+        "FunctionName",
+        "StartingPosition",
+        "BatchSize",
+        "Enabled",
+        "MaximumBatchingWindowInSeconds",  # local/stream_dispatch.py waits that long before a delivery
+    }
     arguments = {key: value for key, value in properties.items() if key in allowed}
     mapping = context.clients("lambda").create_event_source_mapping(**arguments)
     return Created(ref=mapping["UUID"])

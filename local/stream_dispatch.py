@@ -1,9 +1,15 @@
-"""DynamoDB-stream records reach their Lambda on a worker thread, never inside the write.
+"""DynamoDB-stream records reach their Lambda on a worker thread, never inside the write, and no
+sooner than their mapping's MaximumBatchingWindowInSeconds after the write.
 
 moto invokes a stream's event source mappings synchronously, inside the DynamoDB operation that
 wrote the records. With `local.moto_atomicity` holding a lock around every item operation, a stream
 handler that writes the table (on another server thread) would wait on that lock forever. Real
 DynamoDB streams are asynchronous anyway: one worker keeps the records in order.
+
+The batching window matters to the outbox: a resolver sends SendTaskSuccess right after its commit
+and then marks the item delivered; the consumer, invoked with the commit's record, re-reads the item
+and sends only if it is still unmarked. Handed over at once (moto's way), the consumer re-read the
+item before the resolver had marked it, and both sent (docs/durability.md).
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ import time
 from typing import Any
 
 logger = logging.getLogger(__name__)
-_Delivery = tuple[Any, str, list[Any], str]
+_Batch = tuple[Any, str, list[Any], str]
+_Delivery = tuple[_Batch, float]  # the batch, and when it is due (time.monotonic)
 MAX_RETRY_ATTEMPTS = 10
 BACKOFF_SECONDS = 0.05
 BACKOFF_CAP_SECONDS = 1.0
@@ -28,6 +35,7 @@ class StreamDispatcher:
     def __init__(self) -> None:
         self._deliveries: queue.Queue[_Delivery | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="dynamodb-streams", daemon=True)
+        self._stopping = threading.Event()
         self._original: Any = None
 
     def install(self) -> None:
@@ -41,19 +49,24 @@ class StreamDispatcher:
         dispatcher = self
 
         def send_dynamodb_items(backend: Any, function_arn: str, items: list[Any], source: str) -> bool:
-            dispatcher._deliveries.put((backend, function_arn, list(items), source))
+            due = time.monotonic() + batching_window_seconds(backend, function_arn, source)
+            dispatcher._deliveries.put(((backend, function_arn, list(items), source), due))
             return True  # moto then clears the shard's pending records, as after a delivery
 
         LambdaBackend.send_dynamodb_items = send_dynamodb_items  # type: ignore[method-assign,assignment]
         self._thread.start()
 
     def stop(self) -> None:
+        self._stopping.set()
         self._deliveries.put(None)
         self._thread.join(timeout=10)
 
     def _run(self) -> None:
         while (delivery := self._deliveries.get()) is not None:
-            self._deliver(*delivery)
+            batch, due = delivery
+            if self._stopping.wait(max(0.0, due - time.monotonic())):
+                return
+            self._deliver(*batch)
 
     def _deliver(self, backend: Any, function_arn: str, items: list[Any], source: str) -> None:
         """As an event source mapping with ReportBatchItemFailures does: a failed batch (the handler
@@ -71,6 +84,14 @@ class StreamDispatcher:
             items = items[first_failed:]
             time.sleep(min(BACKOFF_CAP_SECONDS, BACKOFF_SECONDS * 2**attempt))
         logger.error("stream delivery to %s gave up on %d record(s)", function_arn, len(items))
+
+
+def batching_window_seconds(backend: Any, function_arn: str, source: str) -> float:
+    """The MaximumBatchingWindowInSeconds of the mapping from stream `source` to the function."""
+    for mapping in backend.list_event_source_mappings(source, ""):
+        if mapping.function_arn == function_arn:
+            return float(mapping.max_batch_window or 0)
+    return 0.0
 
 
 def _first_failed(answer: Any, items: list[Any]) -> int | None:

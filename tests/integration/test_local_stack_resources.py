@@ -119,3 +119,25 @@ def test_every_table_function_and_state_machine_of_the_template_is_created(
     assert all(
         t.startswith(("AWS::ApiGatewayV2::", "AWS::Lambda::Permission")) for t in context.skipped.values()
     )
+
+
+def test_the_outbox_mapping_keeps_the_templates_batching_window(aws: None, dynamodb: Any, sfn: Any) -> None:
+    # Given the local stack's resources on moto
+    from moto.awslambda.models import lambda_backends
+    from moto.core import DEFAULT_ACCOUNT_ID
+
+    from local.stream_dispatch import batching_window_seconds
+
+    _, translated, _ = create_template_resources(
+        "http://127.0.0.1:3000", "http://127.0.0.1:3000/.local-issuer", FunctionRegistry()
+    )
+    (declared,) = [
+        translated["Resources"][key]["Properties"]["MaximumBatchingWindowInSeconds"]
+        for key in _of_type(translated, "AWS::Lambda::EventSourceMapping")
+    ]
+    # When the stream dispatcher asks how long the outbox's mapping gathers records
+    backend = lambda_backends[DEFAULT_ACCOUNT_ID]["us-east-1"]
+    (mapping,) = backend.list_event_source_mappings("", "")
+    window = batching_window_seconds(backend, mapping.function_arn, mapping.event_source_arn)
+    # Then it is the template's window, long enough for a resolver's own send to be marked first
+    assert window == declared >= 1
