@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -15,12 +16,14 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, make_server
 from werkzeug.wrappers import Request, Response
 
+from local.gateway_requests import GatewayRequestHandler
 from local.http_events import payload_v2_event, raw_path, response_from
-from local.http_routes import Route
+from local.http_routes import Route, token_path_prefixes
 from local.jwt_authorizer import JwtAuthorizer, Unauthorized, gateway_claims
 from local.jwt_issuer import ISSUER_PATH, LocalIssuer
 from local.lambda_runtime import FunctionRegistry
 from local.problem_json import problem
+from waitgate.http.api import TOKEN_RESPONSE_HEADERS
 
 logger = logging.getLogger(__name__)
 MAX_BODY_BYTES = 256 * 1024
@@ -43,23 +46,39 @@ class Gateway:
         if request.path.startswith(ISSUER_PATH + "/"):
             return self._issuer_document(request.path.removeprefix(ISSUER_PATH))
         path = raw_path(request)
+        headers = self.refusal_headers(path)
         matches = [(r, p) for r in self.routes if (p := r.path_parameters(path)) is not None]
         if not matches:
-            return problem(404, "not_found", "No route of the API matches this path.")
+            return problem(404, "not_found", "No route of the API matches this path.", headers)
         accepting = [(r, p) for r, p in matches if r.accepts(request.method)]
         if not accepting:
-            return problem(405, "method_not_allowed", f"{request.method} is not allowed here.")
+            allowed = ", ".join(sorted({route.method for route, _ in matches}))
+            detail = f"{request.method} is not allowed here."
+            return problem(405, "method_not_allowed", detail, {**headers, "Allow": allowed})
         if (request.content_length or 0) > MAX_BODY_BYTES:
-            return problem(413, "payload_too_large", "The request body is over 256 KB.")
+            return problem(413, "payload_too_large", "The request body is over 256 KB.", headers)
         route, path_parameters = accepting[0]
         try:
             claims = self._authorize(route, request)
         except Unauthorized as reason:
             logger.debug("401 on %s: %s", route.route_key, reason)
-            return problem(401, "unauthorized", "A valid bearer token is required.")
+            return problem(401, "unauthorized", "A valid bearer token is required.", headers)
         if len(request.get_data(cache=True)) > MAX_BODY_BYTES:
-            return problem(413, "payload_too_large", "The request body is over 256 KB.")
-        return self._invoke(route, payload_v2_event(request, route, path_parameters, claims))
+            return problem(413, "payload_too_large", "The request body is over 256 KB.", headers)
+        return self._invoke(route, payload_v2_event(request, route, path_parameters, claims), headers)
+
+    def refusal_headers(self, path: str) -> dict[str, str]:
+        """What the gateway's own refusals of `path` carry: never cached; and on a path that may hold
+        a signed token (under a route's `{token}` parameter), the token surface's headers too."""
+        if any(path.startswith(prefix) for prefix in token_path_prefixes(self.routes)):
+            return dict(TOKEN_RESPONSE_HEADERS)
+        return {"Cache-Control": "no-store"}
+
+    def token_free(self, text: str) -> str:
+        """`text` (a request line, a path) with whatever follows a token path's prefix replaced."""
+        for prefix in token_path_prefixes(self.routes):
+            text = re.sub(re.escape(prefix) + r"[^\s?/]+", prefix + "<token>", text)
+        return text
 
     def _authorize(self, route: Route, request: Request) -> dict[str, str] | None:
         if route.authorizer is None:
@@ -67,13 +86,13 @@ class Gateway:
         authorizer = JwtAuthorizer(self.issuer, route.authorizer.audiences)
         return gateway_claims(authorizer.claims_of(request.headers.get("Authorization")))
 
-    def _invoke(self, route: Route, event: dict[str, Any]) -> Response:
+    def _invoke(self, route: Route, event: dict[str, Any], headers: dict[str, str]) -> Response:
         function_name = self.function_names[route.function_logical_id]
         try:
             result = self.functions.invoke(function_name, event)
         except Exception:
             logger.exception("handler of %s failed on %s", function_name, event["routeKey"])
-            return problem(500, "internal_error", "The handler failed.")
+            return problem(500, "internal", "The handler failed.", headers)
         return response_from(result)
 
     def _issuer_document(self, path: str) -> Response:
@@ -90,7 +109,9 @@ class GatewayServer:
     """The gateway on a threaded werkzeug server, bound at construction (a port in use raises)."""
 
     def __init__(self, gateway: Gateway, port: int) -> None:
-        self._server: BaseWSGIServer = make_server("127.0.0.1", port, gateway, threaded=True)
+        self._server: BaseWSGIServer = make_server(
+            "127.0.0.1", port, gateway, threaded=True, request_handler=GatewayRequestHandler
+        )
         self._thread = threading.Thread(target=self._server.serve_forever, name="gateway", daemon=True)
 
     @property

@@ -62,6 +62,11 @@ class Route:
         return self.method in {"ANY", method.upper()} or self.path == "$default"
 
 
+def token_path_prefixes(routes: list[Route]) -> frozenset[str]:
+    """Where a path may hold a signed token: the literal start of each route with a `{token}`."""
+    return frozenset(route.path.split("{token}", 1)[0] for route in routes if "{token}" in route.path)
+
+
 def routes_of(sam_template: dict[str, Any], intrinsics: Intrinsics) -> list[Route]:
     """Every HttpApi event of every function, most specific first."""
     resources = sam_template.get("Resources", {})

@@ -110,25 +110,35 @@ def page_response(status: int, page: RenderedPage) -> Response[str]:
 
 
 def new_token_app() -> APIGatewayHttpResolver:
-    """The resolver of a signed-token surface: the token is in the path, so every answer (refusals too)
-    is `no-store` and `no-referrer`, and a client that prefers HTML gets a readable page with the same
-    status (401 invalid, 403, 404, 409 already resolved, 410 expired) instead of problem+json."""
+    """The resolver of a signed-token surface: the token is in the path, so every answer (refusals,
+    an unknown route and a bug's 500 too) is `no-store` and `no-referrer`, and a client that prefers
+    HTML gets a readable page with the same status (401 invalid, 403, 404, 409 already resolved, 410
+    expired, 500) instead of problem+json."""
     app = new_http_app()
+
+    def token_problem(status: int, body: str, more: dict[str, str] | None = None) -> Response[str]:
+        headers = {**TOKEN_RESPONSE_HEADERS, **(more or {})}
+        if prefers_html(app.current_event.headers.get("accept")):
+            from waitgate.page import error_page
+
+            page = page_response(status, error_page(status))
+            page.headers.update(more or {})
+            return page
+        return Response(status_code=status, content_type=PROBLEM_CONTENT_TYPE, body=body, headers=headers)
 
     @app.exception_handler(WaitgateError)  # type: ignore[untyped-decorator]
     def token_refused(error: WaitgateError) -> Response[str]:
         if error.status >= 500:
             logger.error("request failed", extra={"code": error.code, "detail": error.detail})
-        status, body = problem_for(error)
-        if prefers_html(app.current_event.headers.get("accept")):
-            from waitgate.page import error_page
+        return token_problem(*problem_for(error), retry_headers(error))
 
-            return page_response(status, error_page(status))
-        return Response(
-            status_code=status,
-            content_type=PROBLEM_CONTENT_TYPE,
-            body=body,
-            headers={**TOKEN_RESPONSE_HEADERS, **retry_headers(error)},
-        )
+    @app.not_found
+    def unknown_token_route(_: Exception) -> Response[str]:
+        return token_problem(*problem_for(NotFoundError("No such route.")))
+
+    @app.exception_handler(Exception)  # type: ignore[untyped-decorator]
+    def token_bug(error: Exception) -> Response[str]:
+        logger.exception("unhandled error", extra={"error_type": type(error).__name__})
+        return token_problem(*internal_problem())
 
     return app
