@@ -1,22 +1,36 @@
 """resolveInterruptByToken — POST /interrupts/{token}; the signed token is the credential.
 
 Same body rules and races as the run surface (one resolve path); the token's `sub` is the decider.
+The body is `{resumeValue}` as JSON, or the human page's own form (urlencoded: a browser with scripts
+off posts it); a client that prefers HTML gets the answer as a page (what was recorded, or why not).
 Check order: token (401) -> expiry (410) -> intent (403) -> body (400) -> state (404, 409, 410).
 The path holds the token: the event is never logged.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from waitgate.answers import Answer
 from waitgate.composition import keyring, resolve_dependencies
-from waitgate.http.api import TOKEN_RESPONSE_HEADERS, answer_response, new_token_app, path_parameter
+from waitgate.http.api import (
+    TOKEN_RESPONSE_HEADERS,
+    answer_page_response,
+    answer_response,
+    new_token_app,
+    path_parameter,
+)
 from waitgate.http.body import json_body, require_object_body
+from waitgate.http.form_body import is_form
 from waitgate.http.idempotency import idempotency_ref
+from waitgate.http.negotiation import prefers_html
+from waitgate.identity import Caller
+from waitgate.records import IdempotencyRef
 from waitgate.service.token_access import resolve_by_token
 
 logger = Logger()
@@ -25,15 +39,23 @@ app = new_token_app()
 
 @app.post("/interrupts/<token>")
 def resolve(token: str) -> Response[str]:
-    event = app.current_event.raw_event
-    answer = resolve_by_token(
-        path_parameter(app, "token"),
-        lambda: require_object_body(json_body(event)),
-        keyring(),
-        resolve_dependencies(),
-        lambda caller, request: idempotency_ref(event, "resolveInterruptByToken", caller, request),
-    )
+    answer = answer_to(app.current_event.raw_event, path_parameter(app, "token"))
+    if prefers_html(app.current_event.headers.get("accept")):
+        return answer_page_response(answer)
     return answer_response(answer, headers=TOKEN_RESPONSE_HEADERS)
+
+
+def answer_to(event: dict[str, Any], link: str) -> Answer:
+    def key_for(caller: Caller, request: Mapping[str, Any]) -> IdempotencyRef | None:
+        return idempotency_ref(event, "resolveInterruptByToken", caller, request)
+
+    if is_form(event):  # the human page, posted by a browser with scripts off
+        from waitgate.http.page_form import resolve_form_by_token
+
+        return resolve_form_by_token(link, event, keyring(), resolve_dependencies(), key_for)
+    return resolve_by_token(
+        link, lambda: require_object_body(json_body(event)), keyring(), resolve_dependencies(), key_for
+    )
 
 
 @logger.inject_lambda_context(clear_state=True, log_event=False)

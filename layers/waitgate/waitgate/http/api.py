@@ -109,6 +109,24 @@ def page_response(status: int, page: RenderedPage) -> Response[str]:
     return Response(status_code=status, content_type=HTML_CONTENT_TYPE, body=page.html, headers=headers)
 
 
+def refusal_page_response(status: int, problem: str) -> Response[str]:
+    """A refusal (problem+json text of ours) as the page a person reads."""
+    from waitgate.page import error_page
+
+    document = json.loads(problem)
+    page = error_page(status, str(document.get("code", "")), str(document.get("detail", "")))
+    return page_response(status, page)
+
+
+def answer_page_response(answer: Answer) -> Response[str]:
+    """A token resolve's answer for a browser: what was recorded, or why it was not."""
+    if answer.content_type == PROBLEM_CONTENT_TYPE:
+        return refusal_page_response(answer.status, answer.body)
+    from waitgate.page import answer_page
+
+    return page_response(answer.status, answer_page(answer.status, json.loads(answer.body)))
+
+
 def new_token_app() -> APIGatewayHttpResolver:
     """The resolver of a signed-token surface: the token is in the path, so every answer (refusals,
     an unknown route and a bug's 500 too) is `no-store` and `no-referrer`, and a client that prefers
@@ -119,9 +137,7 @@ def new_token_app() -> APIGatewayHttpResolver:
     def token_problem(status: int, body: str, more: dict[str, str] | None = None) -> Response[str]:
         headers = {**TOKEN_RESPONSE_HEADERS, **(more or {})}
         if prefers_html(app.current_event.headers.get("accept")):
-            from waitgate.page import error_page
-
-            page = page_response(status, error_page(status))
+            page = refusal_page_response(status, body)
             page.headers.update(more or {})
             return page
         return Response(status_code=status, content_type=PROBLEM_CONTENT_TYPE, body=body, headers=headers)

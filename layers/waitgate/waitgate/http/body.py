@@ -13,7 +13,7 @@ from waitgate.size_limits import MAX_BODY_BYTES
 
 
 def json_body(event: Mapping[str, Any]) -> Any:
-    raw = _raw_body(event)
+    raw = raw_body(event)
     if len(raw) > MAX_BODY_BYTES:
         raise PayloadTooLargeError(f"The body is larger than {MAX_BODY_BYTES // 1024} KB.")
     headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
@@ -23,7 +23,7 @@ def json_body(event: Mapping[str, Any]) -> Any:
     return json_rules.loads(raw)
 
 
-def _raw_body(event: Mapping[str, Any]) -> bytes:
+def raw_body(event: Mapping[str, Any]) -> bytes:
     body = event.get("body") or ""
     if event.get("isBase64Encoded"):
         try:

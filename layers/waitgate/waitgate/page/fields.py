@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from html import escape
-from typing import Any
+from typing import Any, Literal, cast
 
 ACTION_LABELS = {
     "accept": "Accept",
@@ -79,31 +79,54 @@ def json_answer_box(label: str, initial: Any = None) -> str:
     )
 
 
+ANSWER_FIELD = "answers."  # a clarification answer's form field: "answers.<questionId>"
+AnswerType = Literal["string", "json", "boolean", "number", "integer"]
+
+
+def question_schema(question: dict[str, Any]) -> dict[str, Any]:
+    raw_schema = question.get("schema")
+    return raw_schema if isinstance(raw_schema, dict) else {}
+
+
+def answer_type(question: dict[str, Any]) -> AnswerType:
+    """How a question's answer is read back from its control (the page's script and a posted form
+    agree): an enum of strings and free text as text; other enums, objects and arrays as JSON."""
+    schema = question_schema(question)
+    if isinstance(schema.get("enum"), list):
+        return "string" if all(isinstance(choice, str) for choice in schema["enum"]) else "json"
+    kind = schema.get("type")
+    if kind in {"boolean", "number", "integer"}:
+        return cast(AnswerType, kind)
+    return "json" if kind in {"object", "array"} else "string"
+
+
 def question_field(index: int, question: dict[str, Any]) -> str:
     """One clarification question as a labelled control chosen from its schema."""
     control_id = f"q-{index}"
     text = escape(str(question.get("question", "")))
     label = f'<label for="{control_id}">{text}</label>'
-    raw_schema = question.get("schema")
-    schema: dict[str, Any] = raw_schema if isinstance(raw_schema, dict) else {}
-    common = f'id="{control_id}" data-question="{escape(str(question.get("id", "")))}"'
+    schema = question_schema(question)
+    question_id = escape(str(question.get("id", "")))
+    kind = answer_type(question)
+    common = (
+        f'id="{control_id}" name="{ANSWER_FIELD}{question_id}" data-question="{question_id}" '
+        f'data-type="{kind}"'
+    )
     if isinstance(schema.get("enum"), list):
-        return label + _select(common, schema["enum"])
-    kind = schema.get("type")
+        return label + _select(common, schema["enum"], as_text=kind == "string")
     if kind == "boolean":
-        checkbox = f'<input type="checkbox" {common} data-type="boolean">'
+        checkbox = f'<input type="checkbox" {common} value="true">'
         return f'<div class="check">{checkbox}<label for="{control_id}">{text}</label></div>'
     if kind in {"number", "integer"}:
         step = "1" if kind == "integer" else "any"
-        return f'{label}<input type="number" step="{step}" {common} data-type="{kind}" required>'
-    if kind in {"object", "array"}:
-        return f'{label}<textarea {common} data-type="json" spellcheck="false"></textarea>'
-    return f'{label}<input type="text" {common} data-type="string" autocomplete="off">'
+        return f'{label}<input type="number" step="{step}" {common} required>'
+    if kind == "json":
+        return f'{label}<textarea {common} spellcheck="false"></textarea>'
+    return f'{label}<input type="text" {common} autocomplete="off">'
 
 
-def _select(common: str, choices: list[Any]) -> str:
+def _select(common: str, choices: list[Any], *, as_text: bool) -> str:
     """Strings are sent as they are; any other choice (number, null, ...) as its JSON."""
-    as_text = all(isinstance(choice, str) for choice in choices)
     values = [str(choice) if as_text else json.dumps(choice) for choice in choices]
     options = "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
-    return f'<select {common} data-type="{"string" if as_text else "json"}">{options}</select>'
+    return f"<select {common}>{options}</select>"

@@ -74,7 +74,7 @@ def interrupt_page(context: PageContext) -> RenderedPage:
     else:
         parts.append('<p class="notice">This link lets you see this request, not answer it.</p>')
     footer = f"waitgate · run <code>{escape(context.run_id)}</code>"
-    return _page(title, footer, "\n".join(parts), with_script=context.may_resolve)
+    return layout_page(title, footer, "\n".join(parts), with_script=context.may_resolve)
 
 
 ERRORS = {
@@ -89,13 +89,22 @@ ERRORS = {
 }
 
 
-def error_page(status: int) -> RenderedPage:
+CORRECTABLE = frozenset({"validation_error", "payload_too_large", "unsupported_media_type"})
+
+
+def error_page(status: int, code: str = "", detail: str = "") -> RenderedPage:
+    """The page of a refusal: what a person can do about it. An answer refused for what it holds
+    (`code` in CORRECTABLE) or for who sent it says why, in the problem's own `detail`."""
     heading, advice = ERRORS.get(status, ("Something went wrong", "Try again in a moment."))
+    if code in CORRECTABLE:
+        heading, advice = "Your answer was not accepted", f"{detail} Go back, correct it and send it again."
+    elif code in {"forbidden", "already_voted"} and detail:
+        heading, advice = (heading if code == "forbidden" else "You already answered"), detail
     main = f'<h1>{escape(heading)}</h1>\n<p class="notice gone">{escape(advice)}</p>'
-    return _page(heading, "waitgate", main, with_script=False)
+    return layout_page(heading, "waitgate", main, with_script=False)
 
 
-def _page(title: str, footer: str, main: str, *, with_script: bool) -> RenderedPage:
+def layout_page(title: str, footer: str, main: str, *, with_script: bool) -> RenderedPage:
     """`main` and `footer` are HTML already escaped by their builders."""
     nonce = secrets.token_urlsafe(18)
     script = _SCRIPT.substitute(nonce=nonce) if with_script else ""
@@ -167,4 +176,7 @@ def _form(kind: str, data: dict[str, Any]) -> str:
     status = '<p id="status" class="status" role="status" aria-live="polite" tabindex="-1"></p>'
     # The form's default button is a disabled one: Enter in a text field never submits by itself.
     guard = '<button type="submit" disabled hidden data-guard aria-hidden="true" tabindex="-1"></button>'
-    return f'<form id="decide" data-kind="{escape(kind)}" novalidate>{guard}{"".join(body)}</form>{status}'
+    # With scripts off the browser posts the form itself (urlencoded, to this same URL: nothing the
+    # person typed ever lands in a URL) and shows the answer page; with scripts on, the script does.
+    form = f'<form id="decide" method="post" accept-charset="utf-8" data-kind="{escape(kind)}" novalidate>'
+    return f"{form}{guard}{''.join(body)}</form>{status}"

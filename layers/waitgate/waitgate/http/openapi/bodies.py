@@ -14,6 +14,7 @@ from waitgate.records import RunStatus
 from waitgate.service.mint_token import MAX_SUB_LENGTH, MAX_TTL_SECONDS
 
 CLOSED = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+ANSWER_FIELD_PATTERN = r"^answers\.[A-Za-z0-9_.-]{1,64}$"  # a clarification question's answer
 
 
 class ResolveRequest(BaseModel):
@@ -25,6 +26,31 @@ class ResolveRequest(BaseModel):
         description="approval: {action, decidedAt, ...}; clarification: {answers}; other kinds: any JSON "
         "value, checked against the interrupt's resumeSchema (and outcomeSchema) when declared."
     )
+
+
+class ResolveForm(BaseModel):
+    """The human page's own form, as a browser with scripts off posts it to the link's URL: only the
+    fields the page renders for this interrupt, each once, every value text. `action` is the pressed
+    button (an approval's action; `submit` for other kinds); approval: `feedback`, the refine fields
+    `scope`, `sectionPath`, `itemIds` (comma-separated) and `text`, and `editedArtifactData` (JSON);
+    clarification: `answers.<questionId>` per question (a checkbox sends `true`, or nothing);
+    other kinds: `resumeValue` (JSON). `decidedAt` is when the form arrives."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        alias_generator=to_camel,
+        populate_by_name=True,
+        json_schema_extra={"patternProperties": {ANSWER_FIELD_PATTERN: {"type": "string"}}},
+    )
+
+    action: str
+    feedback: str | None = None
+    scope: str | None = None
+    section_path: str | None = None
+    item_ids: str | None = None
+    text: str | None = None
+    edited_artifact_data: str | None = None
+    resume_value: str | None = None
 
 
 class ResolveAnswer(BaseModel):
@@ -126,8 +152,10 @@ class Problem(BaseModel):
     path: str | None = None
 
 
+REQUEST_BODIES: tuple[type[BaseModel], ...] = (ResolveRequest, ResolveForm)  # validated, not rendered
 MODELS: tuple[type[BaseModel], ...] = (
     ResolveRequest,
+    ResolveForm,
     ResolveAnswer,
     MintRequest,
     MintedLink,

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from pydantic.json_schema import models_json_schema
 
-from waitgate.http.openapi.bodies import MODELS, ResolveRequest
+from waitgate.http.openapi.bodies import MODELS, REQUEST_BODIES
 from waitgate.schemas import load_schema, suspend_request_schema
 
 SCHEMA_REF: Final = "#/components/schemas/"
@@ -35,7 +35,7 @@ def component_schemas() -> dict[str, Any]:
 
 def body_schemas() -> dict[str, Any]:
     """The pydantic models' schemas: request bodies as validated, answers as serialized."""
-    modes = [(model, "validation" if model is ResolveRequest else "serialization") for model in MODELS]
+    modes = [(model, "validation" if model in REQUEST_BODIES else "serialization") for model in MODELS]
     _, top = models_json_schema(modes, ref_template=SCHEMA_REF + "{model}")  # type: ignore[arg-type]
     schemas: dict[str, Any] = top["$defs"]
     for schema in schemas.values():

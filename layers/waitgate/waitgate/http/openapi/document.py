@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from waitgate.http.openapi.browsable import ASSET_TYPES
 from waitgate.http.openapi.components import component_schemas, ref
-from waitgate.http.openapi.operations import PROBLEM, Operation, Reply
+from waitgate.http.openapi.operations import FORM, PROBLEM, Operation, Reply
 from waitgate.http.openapi.registry import OPERATIONS
 from waitgate.service.read_runs import MAX_PAGE
 
@@ -134,6 +134,8 @@ def _operation(operation: Operation) -> dict[str, Any]:
             "required": True,
             "content": {"application/json": {"schema": ref(operation.body)}},
         }
+    if operation.form:
+        described["requestBody"]["content"][FORM] = {"schema": ref(operation.form)}
     return described
 
 

@@ -15,6 +15,7 @@ from waitgate import errors as e
 JSON: Final = "application/json"
 PROBLEM: Final = "application/problem+json"
 HTML: Final = "text/html"
+FORM: Final = "application/x-www-form-urlencoded"
 REPLAYED: Final = "Idempotent-Replayed"
 RETRY_AFTER: Final = "Retry-After"
 TOKEN_HEADERS: Final = ("Cache-Control", "Referrer-Policy", "X-Content-Type-Options", "Vary")
@@ -48,6 +49,7 @@ class Operation:
     replies: tuple[Reply, ...]
     scope: str | None = None  # the bearer JWT's required scope; None: no bearer JWT
     body: str | None = None  # the request body's component name
+    form: str | None = None  # the component of an urlencoded form it takes too (the human page's)
     keyed: bool = False  # takes an Idempotency-Key
     query: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()

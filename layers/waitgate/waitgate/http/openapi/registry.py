@@ -126,7 +126,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         LINK_PATH,
         "Resolve (or vote on) the interrupt a signed link names; the token is the credential",
         _token_replies(
-            *RESOLVED,
+            *(Reply(r.status, r.description, r.schema, (JSON, HTML), r.headers) for r in RESOLVED),
             *refusals(
                 *BODY,
                 *TOKEN_REFUSALS,
@@ -139,6 +139,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             ),
         ),
         body="ResolveRequest",
+        form="ResolveForm",
         keyed=True,
         tags=("signed links",),
     ),

@@ -1,0 +1,192 @@
+"""The human page's form as a browser with scripts off posts it — `application/x-www-form-urlencoded`
+to the link's own URL — through resolve_by_token on moto: the decision reaches the workflow, a
+browser gets the answer as a page (what was decided, or why not, with the refusal's status), a
+program that prefers JSON gets JSON, and a refused form changes nothing."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+import boto3
+import pytest
+
+from tests.integration.test_token_surfaces import minted, new_instances, snapshot_and_events, suspended
+from tests.integration.workflow_harness import WorkflowHarness
+from tests.support.handlers import Handler
+from tests.support.links import BROWSER_ACCEPT, generated_secret, token_event
+
+APPROVAL = {
+    "kind": "approval",
+    "key": "form",
+    "data": {
+        "artifactId": "r-1",
+        "artifactType": "release",
+        "title": "Ship it?",
+        "artifact": {"version": "4.2.0"},
+        "actions": ["accept", "reject", "refine", "edit-accept"],
+    },
+}
+# What chromium posts for the approval page: every field of the form, the pressed button last
+PAGE_FIELDS = {"feedback": "", "scope": "whole", "sectionPath": "", "itemIds": "", "text": ""}
+CSP = re.compile(r"default-src 'none'; script-src 'nonce-[\w-]+'; style-src 'nonce-[\w-]+'; ")
+
+
+@pytest.fixture
+def harness(environment: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[WorkflowHarness]:
+    secrets = boto3.client("secretsmanager", region_name="us-east-1")
+    secret = secrets.create_secret(Name="waitgate-token-secret", SecretString=generated_secret())
+    monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
+    new_instances()
+    yield WorkflowHarness()
+    new_instances()
+
+
+def posted_form(token: str, fields: dict[str, str], accept: str = BROWSER_ACCEPT) -> dict[str, Any]:
+    """resolve_by_token's answer to the form, as API Gateway hands a form over (base64)."""
+    event = token_event(token, method="POST", accept=accept, raw_body="")
+    event["headers"]["content-type"] = "application/x-www-form-urlencoded"
+    event["body"] = base64.b64encode(urlencode(fields).encode("ascii")).decode("ascii")
+    event["isBase64Encoded"] = True
+    answer: dict[str, Any] = Handler("resolve_by_token")(event)
+    return answer
+
+
+def assert_page(answer: dict[str, Any], status: int) -> str:
+    assert answer["statusCode"] == status, answer["body"]
+    headers = answer["headers"]
+    assert headers["Content-Type"] == "text/html; charset=utf-8"
+    assert (headers["Cache-Control"], headers["Referrer-Policy"]) == ("no-store", "no-referrer")
+    assert CSP.match(headers["Content-Security-Policy"]), headers["Content-Security-Policy"]
+    assert "<script" not in answer["body"]
+    html: str = answer["body"]
+    return html
+
+
+def test_a_browser_without_scripts_accepts_and_reads_what_was_decided(harness: WorkflowHarness) -> None:
+    # Given a run waiting on an approval, and bob's link
+    run = suspended(harness, APPROVAL)
+    token = minted(run)["token"]
+    # When his browser posts the form with a comment and the Accept button
+    comment = 'Fine <b>& "well"</b>\r\nü'
+    answer = posted_form(token, {**PAGE_FIELDS, "feedback": comment, "action": "accept"})
+    # Then 200 with a page saying it was recorded, the decision and the comment (escaped)
+    html = assert_page(answer, 200)
+    assert "<h1>Your answer was recorded</h1>" in html
+    assert "<dd>Accept</dd>" in html and "<dd>bob</dd>" in html
+    assert "Fine &lt;b&gt;&amp; &quot;well&quot;&lt;/b&gt;" in html and "<b>" not in html
+    # And the workflow goes on with the decision the page's script would have sent
+    ended = harness.wait_for_end(run.execution_arn)
+    output = json.loads(ended["output"])
+    assert (ended["status"], output["action"], output["decidedBy"]) == ("SUCCEEDED", "accept", "bob")
+    assert output["feedback"] == 'Fine <b>& "well"</b>\r\nü'
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", output["decidedAt"])
+    # And posting it again is refused with a 409 page
+    again = posted_form(token, {**PAGE_FIELDS, "action": "accept"})
+    assert "Already resolved" in assert_page(again, 409)
+
+
+def test_a_program_that_prefers_json_gets_the_json_answer(harness: WorkflowHarness) -> None:
+    run = suspended(harness, APPROVAL)
+    token = minted(run)["token"]
+    fields = {
+        **PAGE_FIELDS,
+        "action": "refine",
+        "scope": "section",
+        "sectionPath": "intro",
+        "text": "Shorter",
+    }
+    answer = posted_form(token, fields, accept="application/json")
+    assert (answer["statusCode"], answer["headers"]["Content-Type"]) == (200, "application/json")
+    assert answer["headers"]["Referrer-Policy"] == "no-referrer"
+    resume = json.loads(answer["body"])["resumeValue"]
+    assert resume["refineFeedback"] == {"scope": "section", "text": "Shorter", "sectionPath": "intro"}
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "says"),
+    [
+        ({**PAGE_FIELDS, "action": "accept", "decidedBy": "mallory"}, 400, "field this page does not send"),
+        ({**PAGE_FIELDS, "action": "refine"}, 400, "Say what should change"),
+        ({**PAGE_FIELDS, "action": "edit-accept", "editedArtifactData": "{oops"}, 400, "not valid JSON"),
+        ({**PAGE_FIELDS, "action": "accept", "feedback": "x" * 5000}, 413, "feedback"),
+        ({**PAGE_FIELDS, "action": "accept", "feedback": "x" * 300_000}, 413, "larger than 256 KB"),
+        ({**PAGE_FIELDS}, 400, "Press one of the page's buttons"),
+    ],
+    ids=[
+        "unknown field",
+        "refine without text",
+        "bad JSON",
+        "comment too long",
+        "body too large",
+        "no button",
+    ],
+)
+def test_a_refused_form_is_a_page_with_its_status_and_reason_and_changes_nothing(
+    harness: WorkflowHarness, dynamodb: Any, table_name: str, fields: dict[str, str], status: int, says: str
+) -> None:
+    # Given a waiting approval and bob's link
+    run = suspended(harness, APPROVAL)
+    token = minted(run)["token"]
+    before = snapshot_and_events(dynamodb, table_name, run.run_id)
+    # When the form is posted by a browser, then by a program that prefers JSON
+    page = posted_form(token, fields)
+    problem = posted_form(token, fields, accept="application/json")
+    # Then the browser reads why, with the refusal's status; the program gets problem+json
+    html = assert_page(page, status)
+    assert "Your answer was not accepted" in html and says in html.replace("&#x27;", "'")
+    assert (problem["statusCode"], problem["headers"]["Content-Type"]) == (status, "application/problem+json")
+    assert problem["headers"]["Referrer-Policy"] == "no-referrer"
+    assert json.loads(problem["body"])["code"] in {"validation_error", "payload_too_large"}
+    # And nothing changed: the interrupt still waits, no event was appended
+    assert snapshot_and_events(dynamodb, table_name, run.run_id) == before
+    assert Handler("inspect_by_token")(token_event(token))["headers"]["Waitgate-Status"] == "pending"
+
+
+def test_a_view_only_link_cannot_post_the_form(
+    harness: WorkflowHarness, dynamodb: Any, table_name: str
+) -> None:
+    run = suspended(harness, APPROVAL)
+    token = minted(run, {"intent": "inspect", "sub": "bob"})["token"]
+    before = snapshot_and_events(dynamodb, table_name, run.run_id)
+    html = assert_page(posted_form(token, {**PAGE_FIELDS, "action": "accept"}), 403)
+    assert "This link cannot do that" in html
+    assert snapshot_and_events(dynamodb, table_name, run.run_id) == before
+
+
+def test_a_vote_of_a_quorum_is_recorded_and_the_page_says_it_still_waits(harness: WorkflowHarness) -> None:
+    data = {**APPROVAL["data"], "requiredApprovals": 2, "approversList": ["bob", "carol"]}
+    run = suspended(harness, {**APPROVAL, "data": data})
+    html = assert_page(posted_form(minted(run)["token"], {**PAGE_FIELDS, "action": "accept"}), 202)
+    assert "still open" in html
+    assert harness.sfn.describe_execution(executionArn=run.execution_arn)["status"] == "RUNNING"
+
+
+def test_a_clarification_form_answers_each_question_typed_by_its_schema(harness: WorkflowHarness) -> None:
+    questions = [
+        {"id": "region", "question": "Where?", "schema": {"enum": ["eu-west-1", "us-east-1"]}},
+        {"id": "replicas", "question": "How many?", "schema": {"type": "integer", "minimum": 1}},
+        {"id": "dry", "question": "Dry run?", "schema": {"type": "boolean"}},
+        {"id": "notes", "question": "Anything else?"},
+    ]
+    run = suspended(harness, {"kind": "clarification", "key": "q", "data": {"questions": questions}})
+    token = minted(run)["token"]
+    # When replicas is 0 (below its minimum), Then a 400 page naming the question, and nothing resolved
+    fields = {"answers.region": "us-east-1", "answers.replicas": "0", "answers.notes": "", "action": "submit"}
+    assert "replicas" in assert_page(posted_form(token, fields), 400)
+    # When it is 3, Then the workflow gets typed answers (the unticked box is false)
+    assert_page(posted_form(token, {**fields, "answers.replicas": "3"}), 200)
+    output = json.loads(harness.wait_for_end(run.execution_arn)["output"])
+    assert output == {"answers": {"region": "us-east-1", "replicas": 3, "dry": False, "notes": ""}}
+
+
+def test_a_custom_form_sends_its_json_answer_box(harness: WorkflowHarness) -> None:
+    run = suspended(harness, {"kind": "custom", "key": "c", "data": {"customKind": "acme.label"}})
+    token = minted(run)["token"]
+    html = assert_page(posted_form(token, {"resumeValue": '{"printed": true}', "action": "submit"}), 200)
+    assert "What was sent" in html and "&quot;printed&quot;: true" in html
+    assert json.loads(harness.wait_for_end(run.execution_arn)["output"]) == {"printed": True}
