@@ -16,6 +16,19 @@ from tests.e2e.test_kinds_e2e import SampleRun, new_run_id, token_for, wait_for
 pytestmark = pytest.mark.e2e
 
 CUSTOM = {"kind": "custom", "key": "label-run", "data": {"customKind": "acme.label"}}
+DEADLINE_APPROVAL = {
+    "kind": "approval",
+    "key": "late-approval",
+    "timeoutMs": 2000,
+    "data": {
+        "artifactId": "rel-1",
+        "artifactType": "release",
+        "title": "Ship before the deadline?",
+        "actions": ["accept", "reject"],
+        "approversList": ["alice"],
+    },
+}
+ACCEPT = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
 
 
 def mint(stack: LocalStackHandle, run: SampleRun) -> str:
@@ -66,17 +79,21 @@ class RunNotices:
 
 
 def test_a_deadline_fails_the_task_and_its_link_answers_410(local_stack: LocalStackHandle) -> None:
-    # Given a run waiting on an interrupt with a 2-second deadline, and a link to it
-    run = SampleRun(local_stack, "interrupt", {"interrupt": {**CUSTOM, "timeoutMs": 2000}})
-    run.suspended_at("Interrupt")
-    token = mint(local_stack, run)
+    # Given a run asking alice for an approval with a 2-second deadline, and her link: the one her
+    # notice carries, minted when the interrupt was requested (waiting for the run to be seen waiting,
+    # then minting one, could come after a deadline that short on a busy machine)
+    run_id = new_run_id("deadline")
+    notices = RunNotices(local_stack, run_id)
+    run = SampleRun(local_stack, "interrupt", {"interrupt": DEADLINE_APPROVAL}, run_id=run_id)
+    (notice,) = wait_for(lambda: notices.drain() or None)
+    token = str(notice["link"]).rsplit("/interrupts/", 1)[1]
     # When the deadline passes, Then the execution fails with InterruptTimedOut
     execution = ended(local_stack, run)
     assert (execution["status"], execution.get("error")) == ("FAILED", "InterruptTimedOut")
     # And the link answers 410, the run surface 409
-    late = local_stack.http.post(f"/interrupts/{token}", {"resumeValue": {"label": "late"}})
+    late = local_stack.http.post(f"/interrupts/{token}", {"resumeValue": ACCEPT})
     assert (late.status, late.json()["code"]) == (410, "interrupt_expired")
-    status, problem = run.resolve("Interrupt", {"label": "late"})
+    status, problem = run.resolve("Interrupt", ACCEPT)
     assert (status, problem["code"]) == (409, "interrupt_already_resolved")
     assert "interrupt.expired" in run.types("updates")
 
