@@ -23,7 +23,7 @@ from local.jwt_authorizer import JwtAuthorizer, Unauthorized, gateway_claims
 from local.jwt_issuer import ISSUER_PATH, LocalIssuer
 from local.lambda_runtime import FunctionRegistry
 from local.problem_json import problem
-from waitgate.http.api import TOKEN_RESPONSE_HEADERS
+from waitgate.http.responses import TOKEN_RESPONSE_HEADERS
 
 logger = logging.getLogger(__name__)
 MAX_BODY_BYTES = 256 * 1024

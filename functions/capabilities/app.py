@@ -8,7 +8,8 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.http.api import json_response, new_http_app
+from waitgate.http.resolver import new_http_app
+from waitgate.http.responses import json_response
 from waitgate.service.capabilities import describe_capabilities
 from waitgate.settings import settings
 

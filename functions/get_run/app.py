@@ -10,8 +10,9 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import store
-from waitgate.http.api import json_response, new_http_app, path_parameter
 from waitgate.http.auth import bearer_caller
+from waitgate.http.resolver import new_http_app, path_parameter
+from waitgate.http.responses import json_response
 from waitgate.records import RunRef
 from waitgate.service.read_runs import get_run
 

@@ -15,14 +15,9 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import token_dependencies
-from waitgate.http.api import (
-    TOKEN_RESPONSE_HEADERS,
-    json_response,
-    new_token_app,
-    page_response,
-    path_parameter,
-)
 from waitgate.http.negotiation import prefers_html
+from waitgate.http.resolver import new_token_app, path_parameter
+from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, json_response, page_response
 from waitgate.page import PageContext, interrupt_page
 from waitgate.service.inspect_interrupt import InterruptView, inspect_by_token
 

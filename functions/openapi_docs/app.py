@@ -13,9 +13,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.errors import NotFoundError
-from waitgate.http.api import HTML_CONTENT_TYPE, JSON_CONTENT_TYPE, new_http_app, path_parameter
 from waitgate.http.openapi import openapi_json
 from waitgate.http.openapi.browsable import CONTENT_SECURITY_POLICY, PAGE, asset_of
+from waitgate.http.resolver import new_http_app, path_parameter
+from waitgate.http.responses import HTML_CONTENT_TYPE, JSON_CONTENT_TYPE
 
 logger = Logger()
 app = new_http_app()

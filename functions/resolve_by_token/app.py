@@ -18,17 +18,12 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.answers import Answer
 from waitgate.composition import keyring, resolve_dependencies
-from waitgate.http.api import (
-    TOKEN_RESPONSE_HEADERS,
-    answer_page_response,
-    answer_response,
-    new_token_app,
-    path_parameter,
-)
 from waitgate.http.body import json_body, require_object_body
 from waitgate.http.form_body import is_form
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.negotiation import prefers_html
+from waitgate.http.resolver import new_token_app, path_parameter
+from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_page_response, answer_response
 from waitgate.identity import Caller
 from waitgate.records import IdempotencyRef
 from waitgate.service.token_access import resolve_by_token
