@@ -20,7 +20,7 @@ from local.faults import install_faults
 from local.function_environment import apply_environment, shared_environment
 from local.gateway import Gateway, GatewayServer
 from local.http_routes import routes_of
-from local.inbox import create_inbox
+from local.inbox import create_inbox, inbox_pump
 from local.intrinsics import Intrinsics, parameter_values, pseudo_parameters
 from local.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
 from local.lambda_runtime import FunctionRegistry
@@ -38,7 +38,7 @@ from local.stream_dispatch import StreamDispatcher
 logger = logging.getLogger(__name__)
 STACK_NAME = "waitgate-local"
 OVERRIDE_PRINCIPALS = ["oncall-lead"]
-PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = [schedule_pump, execution_event_pump]
+PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = [schedule_pump, execution_event_pump, inbox_pump]
 
 
 class PortInUseError(Exception):
@@ -50,13 +50,15 @@ class StackSettings:
     api_port: int
     aws_port: int
     state_dir: StateDir
+    fresh: bool = False  # forget the kept state and start empty
 
     @classmethod
-    def from_environment(cls) -> StackSettings:
+    def from_environment(cls, fresh: bool = False) -> StackSettings:
         return cls(
             api_port=int(os.environ.get("WAITGATE_PORT") or 3000),
             aws_port=int(os.environ.get("WAITGATE_AWS_PORT") or 4566),
             state_dir=StateDir.from_environment(),
+            fresh=fresh,
         )
 
     @property
@@ -76,7 +78,8 @@ class LocalStack:
     _pumps: list[Pump] = field(default_factory=list)
     _pid_file: PidFile | None = None
     _streams: StreamDispatcher | None = None
-    _inbox_url: str = ""
+    inbox_url: str = ""
+    state_line: str = ""
 
     def start(self) -> None:
         """Everything up, local.json written; raises AlreadyRunningError or PortInUseError."""
@@ -97,7 +100,7 @@ class LocalStack:
             self.settings.api_url, issuer.issuer, registry
         )
         apply_environment(shared_environment(registry.all()))
-        self._inbox_url = create_inbox(self.context, _topic_arns(self.context))
+        self.inbox_url = create_inbox(self.context, _topic_arns(self.context))
         self._start_gateway(sam_template, issuer)
         self._pumps = [factory(self) for factory in PUMP_FACTORIES]
         for pump in self._pumps:
@@ -124,7 +127,7 @@ class LocalStack:
             {"issuer": issuer.issuer, "audience": issuer.audience, "tenantClaim": _tenant(self.context)},
             OVERRIDE_PRINCIPALS,
         )
-        self.description["inboxQueueUrl"] = self._inbox_url
+        self.description["inboxQueueUrl"] = self.inbox_url
         self.settings.state_dir.write_local_json(self.description)
 
     def stop(self) -> None:

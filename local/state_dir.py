@@ -33,6 +33,10 @@ class StateDir:
     def local_json(self) -> Path:
         return self.root / "local.json"
 
+    @property
+    def inbox_log(self) -> Path:
+        return self.root / "inbox.jsonl"
+
     def ensure(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
 

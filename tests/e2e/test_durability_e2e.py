@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LocalStackHandle
+from tests.e2e.conftest import LocalStackHandle, run_local
 from tests.e2e.test_kinds_e2e import SampleRun, token_for, wait_for
 
 pytestmark = pytest.mark.e2e
@@ -38,17 +38,9 @@ def ended(stack: LocalStackHandle, run: SampleRun) -> dict[str, Any]:
 
 
 def inbox_run_ids(stack: LocalStackHandle) -> list[str]:
-    """The runIds of the notices waiting in the local inbox (read and left there)."""
-    sqs = stack.client("sqs")
-    found: list[str] = []
-    for _ in range(5):
-        answer = sqs.receive_message(
-            QueueUrl=stack.description["inboxQueueUrl"], MaxNumberOfMessages=10, VisibilityTimeout=0
-        )
-        for message in answer.get("Messages", []):
-            notice = json.loads(json.loads(message["Body"])["Message"])
-            found.append(str(notice.get("runId")))
-    return found
+    """The runIds of every notice the stack sent, as `waitgate dev-inbox --json` lists them."""
+    listed = run_local(["dev-inbox", "--json"], stack.environment)
+    return [str(json.loads(line)["runId"]) for line in listed.stdout.splitlines() if line.strip()]
 
 
 def test_a_deadline_fails_the_task_and_its_link_answers_410(local_stack: LocalStackHandle) -> None:
@@ -101,7 +93,7 @@ def test_a_key_asked_twice_is_answered_once(local_stack: LocalStackHandle) -> No
     }
     run = SampleRun(local_stack, "reentry", {"interrupt": approval})
     run.suspended_at("FirstAsk")
-    notified_before = inbox_run_ids(local_stack).count(run.run_id)
+    notified_before = wait_for(lambda: inbox_run_ids(local_stack).count(run.run_id) or None)
     # When alice accepts the first ask
     decision = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
     status, body = run.resolve("FirstAsk", decision)
