@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from local import lambda_runtime, stopped_executions
+from local import lambda_runtime, stopped_executions, task_failures
 from local.aws_clients import AwsClients
 from local.compute_resources import COMPUTE_CREATORS
 from local.data_resources import DATA_CREATORS
@@ -90,6 +90,7 @@ class LocalStack:
         serialize_dynamodb_operations()
         install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
+        task_failures.install()  # SendTaskFailure keeps its cause, as on AWS
         self._streams = StreamDispatcher()
         self._streams.install()
         self._moto = start_moto(self.settings.aws_port)
