@@ -100,6 +100,7 @@ class LocalStack:
         sam_template, translated, self.context = create_template_resources(
             self.settings.api_url, issuer.issuer, registry
         )
+        self._streams.filters = self.context.stream_filters
         apply_environment(shared_environment(registry.all()))
         self.inbox_url = create_inbox(self.context, _topic_arns(self.context))
         self._start_gateway(sam_template, issuer)

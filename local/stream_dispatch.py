@@ -1,9 +1,14 @@
-"""DynamoDB-stream records reach their Lambda on a worker thread, never inside the write.
+"""DynamoDB-stream records reach their Lambda on a worker thread, never inside the write, filtered and
+a poll later, as Lambda's stream poller delivers them.
 
 moto invokes a stream's event source mappings synchronously, inside the DynamoDB operation that
 wrote the records. With `local.moto_atomicity` holding a lock around every item operation, a stream
 handler that writes the table (on another server thread) would wait on that lock forever. Real
 DynamoDB streams are asynchronous anyway: one worker keeps the records in order.
+
+Lambda polls a shard a few times a second and invokes the function only with the records a
+FilterCriteria pattern matches (local.event_patterns). Without both, the outbox ran for every write
+and at once, racing the resolver's own SendTaskSuccess: a resolve that worked logged "task-gone".
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ import threading
 import time
 from typing import Any
 
+from local.event_patterns import matches
+
 logger = logging.getLogger(__name__)
-_Delivery = tuple[Any, str, list[Any], str]
+_Delivery = tuple[Any, str, list[Any], str, float]
 MAX_RETRY_ATTEMPTS = 10
+POLL_SECONDS = 0.25  # Lambda polls each shard about four times a second
 BACKOFF_SECONDS = 0.05
 BACKOFF_CAP_SECONDS = 1.0
 
@@ -29,6 +37,7 @@ class StreamDispatcher:
         self._deliveries: queue.Queue[_Delivery | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="dynamodb-streams", daemon=True)
         self._original: Any = None
+        self.filters: dict[tuple[str, str], list[dict[str, Any]]] = {}  # StackContext.stream_filters
 
     def install(self) -> None:
         """Patch moto 5.2.5's `LambdaBackend.send_dynamodb_items` (private; pin moto)."""
@@ -41,7 +50,9 @@ class StreamDispatcher:
         dispatcher = self
 
         def send_dynamodb_items(backend: Any, function_arn: str, items: list[Any], source: str) -> bool:
-            dispatcher._deliveries.put((backend, function_arn, list(items), source))
+            wanted = dispatcher.filtered(function_arn, source, items)
+            if wanted:
+                dispatcher._deliveries.put((backend, function_arn, wanted, source, time.monotonic()))
             return True  # moto then clears the shard's pending records, as after a delivery
 
         LambdaBackend.send_dynamodb_items = send_dynamodb_items  # type: ignore[method-assign,assignment]
@@ -51,9 +62,18 @@ class StreamDispatcher:
         self._deliveries.put(None)
         self._thread.join(timeout=10)
 
+    def filtered(self, function_arn: str, source: str, items: list[Any]) -> list[Any]:
+        """The records the mapping's filter patterns match (all of them when it has none)."""
+        patterns = self.filters.get((function_arn.split(":function:")[-1], source))
+        if not patterns:
+            return list(items)
+        return [item for item in items if any(matches(p, item.to_json()) for p in patterns)]
+
     def _run(self) -> None:
         while (delivery := self._deliveries.get()) is not None:
-            self._deliver(*delivery)
+            *batch, written_at = delivery
+            time.sleep(max(0.0, written_at + POLL_SECONDS - time.monotonic()))
+            self._deliver(*batch)
 
     def _deliver(self, backend: Any, function_arn: str, items: list[Any], source: str) -> None:
         """As an event source mapping with ReportBatchItemFailures does: a failed batch (the handler
