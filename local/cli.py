@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     except ONE_LINE_ERRORS as error:
         print(f"waitgate {arguments.command}: {_one_line(error)}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `waitgate dev-inbox | head`: the reader has all it wanted
+        sys.stderr.close()
+        return 0
 
 
 def _one_line(error: BaseException) -> str:

@@ -11,6 +11,7 @@ from types import FrameType
 from typing import Any
 
 from local.dev_log import configure_logging
+from local.kept_state import KeptStateUnreadableError
 from local.running_instance import AlreadyRunningError
 
 READY_LINE = "waitgate local stack ready: {api_url}"
@@ -45,6 +46,10 @@ def add_dev_parser(commands: Any) -> None:
     dev.add_argument("--verbose", action="store_true", help="debug logs on stderr, moto's included")
 
 
+def _say(line: str) -> None:
+    print(f"waitgate dev: {line}", flush=True)
+
+
 def run_dev(arguments: argparse.Namespace) -> int:
     """Start the stack, print its state line and the ready line, serve until a stop signal."""
     from local.stack import LocalStack, PortInUseError, StackSettings
@@ -57,18 +62,16 @@ def run_dev(arguments: argparse.Namespace) -> int:
 
     for stop_signal in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(stop_signal, request_stop)
-    stack = LocalStack(StackSettings.from_environment(fresh=arguments.fresh))
+    stack = LocalStack(StackSettings.from_environment(fresh=arguments.fresh), announce=_say)
     try:
         stack.start()
-    except (AlreadyRunningError, PortInUseError) as refusal:
+    except (AlreadyRunningError, PortInUseError, KeptStateUnreadableError) as refusal:
         stack.stop()
         print(f"waitgate dev: {refusal}", file=sys.stderr)
         return 1
     except BaseException:
         stack.stop()
         raise
-    if stack.state_line:
-        print(f"waitgate dev: {stack.state_line}", flush=True)
     print(READY_LINE.format(api_url=stack.description["apiUrl"]), flush=True)
     while not stopping.wait(0.5):
         pass

@@ -105,7 +105,11 @@ class InboxPump:
             )
 
 
+def count_notices(state_dir: StateDir) -> int:
+    return len(InboxLog(state_dir).notices())
+
+
 def inbox_pump(stack: LocalStack) -> Pump:
     assert stack.context is not None
     pump = InboxPump(stack.context.clients, stack.inbox_url, InboxLog(stack.settings.state_dir))
-    return Pump("inbox", pump.tick, INTERVAL_SECONDS, tick_on_stop=True)
+    return Pump("inbox", pump.tick, INTERVAL_SECONDS, final_tick=pump.tick)

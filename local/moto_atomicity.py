@@ -11,6 +11,8 @@ it): the local stack hands stream records to a worker instead of running them in
 moto also keeps every model instance it ever made in a class-level list (for its /moto-api dashboard
 and resets), and a transaction deep-copies the whole table to roll back: every transaction would leak
 a copy of the table. DynamoDB's models stop being tracked here, so a long local run stays flat.
+
+Writes are counted (`write_count`), so the local stack saves its state only when something changed.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import Any
 from moto.dynamodb.models import DynamoDBBackend
 
 _LOCK = threading.RLock()
+_WRITES = ("put_item", "update_item", "delete_item", "transact_write_items")  # BatchWriteItem puts, deletes
+_written = [0]
 _OPERATIONS = (
     "put_item",
     "get_item",
@@ -33,10 +37,19 @@ _OPERATIONS = (
 )
 
 
+def write_count() -> int:
+    """How many item writes moto's DynamoDB has taken in this process (only ever grows)."""
+    return _written[0]
+
+
 def _serialized(method: Any) -> Any:
+    writes = method.__name__ in _WRITES
+
     @functools.wraps(method)
     def locked(*args: Any, **kwargs: Any) -> Any:
         with _LOCK:
+            if writes:
+                _written[0] += 1
             return method(*args, **kwargs)
 
     locked.__waitgate_serialized__ = True  # type: ignore[attr-defined]
