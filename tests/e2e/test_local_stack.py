@@ -89,6 +89,14 @@ def test_unknown_route_is_404_problem(local_stack: LocalStackHandle) -> None:
     assert problem["title"] == "Not found"
 
 
+def test_docs_with_a_trailing_slash_reach_the_page(local_stack: LocalStackHandle) -> None:
+    # When a browser asks for /docs/ (as API Gateway, the gateway ignores the trailing slash)
+    # Then it is sent on to /docs (urllib follows the redirect as a browser does), which is the page
+    answer = local_stack.http.get("/docs/")
+    assert answer.status == 200 and answer.headers["content-type"].startswith("text/html"), answer.headers
+    assert b'src="docs/swagger-ui-bundle.min.js"' in answer.body
+
+
 def test_wrong_method_on_a_known_path_is_405_problem(local_stack: LocalStackHandle) -> None:
     answer = local_stack.http.get(resolve_path("run-1"))
     assert_problem(answer, 405, "method_not_allowed")
