@@ -35,7 +35,7 @@ from local.schedule_pump import schedule_pump
 from local.stack_description import describe_stack
 from local.state_capture import autosave_pump
 from local.state_dir import StateDir
-from local.state_restore import restore_after_resources, restoring_creators, wait_until_reattached
+from local.state_restore import Restore, wait_until_reattached
 from local.stream_dispatch import StreamDispatcher
 
 logger = logging.getLogger(__name__)
@@ -111,15 +111,18 @@ class LocalStack:
         issuer = LocalIssuer.load_or_create(state_dir, issuer_url(self.settings.api_url))
         registry = FunctionRegistry()
         lambda_runtime.install(registry)
+        restore = Restore(kept)
         sam_template, translated, self.context = create_template_resources(
-            self.settings.api_url, issuer.issuer, registry, restoring_creators(kept)
+            self.settings.api_url, issuer.issuer, registry, restore.creators()
         )
         self.resource_types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
         assert self._streams is not None
         self._streams.filters = self.context.stream_filters
         apply_environment(shared_environment(registry.all()))
         self.inbox_url = create_inbox(self.context, _topic_arns(self.context))
-        wait_until_reattached(self.context, restore_after_resources(self.context, kept))
+        wait_until_reattached(self.context, restore.after_resources(self.context))
+        if restore.problems:
+            logger.warning("the kept state as it was before this start: %s", state_dir.keep_aside())
         self._start_gateway(sam_template, issuer)
         self._pumps = [factory(self) for factory in PUMP_FACTORIES]
         for pump in self._pumps:

@@ -42,6 +42,12 @@ class StateDir:
     def kept_state(self) -> Path:
         return self.root / "state.json"
 
+    def keep_aside(self) -> Path:
+        """A copy of the kept state (before the next save replaces it), for one that was not all restored."""
+        aside = self.root / "state-not-restored.json"
+        aside.write_bytes(self.kept_state.read_bytes())
+        return aside
+
     def forget_kept_state(self) -> None:
         """What `waitgate dev --fresh` forgets: everything but the pid file of the stack starting."""
         for path in (self.kept_state, self.inbox_log, self.issuer_key, self.local_json):

@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
+
+from botocore.exceptions import ClientError
 
 from local.data_resources import create_secret, create_table
 from local.kept_state import KeptState
 from local.resources import Created, Creator, StackContext
+from waitgate.adapters.aws_errors import error_code
 
 logger = logging.getLogger(__name__)
 BATCH_SIZE = 25
@@ -26,31 +31,65 @@ REATTACH_TIMEOUT_SECONDS = 60
 WAITING = "TaskSubmitted"  # the last history event of an execution that waits on its task token
 
 
-def restoring_creators(kept: KeptState) -> dict[str, Creator]:
-    """Table and secret creators that bring the kept items and values back."""
+class Restore:
+    """Brings the kept state back; a part that does not fit any more (the template changed, say) is
+    skipped and said, never fatal, and `problems` lists what was skipped."""
 
-    def table(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
-        items = kept.tables.get(logical_id)
+    def __init__(self, kept: KeptState) -> None:
+        self.kept = kept
+        self.problems: list[str] = []
+
+    def creators(self) -> dict[str, Creator]:
+        """Table and secret creators that bring the kept items and values back."""
+        return {"AWS::DynamoDB::Table": self._table, "AWS::SecretsManager::Secret": self._secret}
+
+    def after_resources(self, context: StackContext) -> list[str]:
+        """Own state machines, schedules, then the executions started again; their ARNs."""
+        sfn, scheduler = context.clients("stepfunctions"), context.clients("scheduler")
+        for machine in self.kept.state_machines:
+            self._attempt(f"state machine {machine['name']}", partial(sfn.create_state_machine, **machine))
+        for schedule in self.kept.schedules:
+            self._attempt(f"schedule {schedule['Name']}", partial(scheduler.create_schedule, **schedule))
+        started = [
+            self._attempt(f"execution {execution['name']}", partial(sfn.start_execution, **execution))
+            for execution in self.kept.executions
+        ]
+        return [answer["executionArn"] for answer in started if answer is not None]
+
+    def _table(self, context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+        items = self.kept.tables.get(logical_id)
         if not items:
             return create_table(context, logical_id, properties)
         stream = properties.get("StreamSpecification")
         unstreamed = {key: value for key, value in properties.items() if key != "StreamSpecification"}
         created = create_table(context, logical_id, unstreamed)
-        write_items(context.clients("dynamodb"), str(created.ref), items)
+        dynamodb = context.clients("dynamodb")
+        self._attempt(f"the items of {logical_id}", partial(write_items, dynamodb, str(created.ref), items))
         if stream is not None:
-            answer = context.clients("dynamodb").update_table(
+            answer = dynamodb.update_table(
                 TableName=created.ref, StreamSpecification={**stream, "StreamEnabled": True}
             )
             created.attributes["StreamArn"] = answer["TableDescription"]["LatestStreamArn"]
         return created
 
-    def secret(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
-        if logical_id not in kept.secrets:
+    def _secret(self, context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+        if logical_id not in self.kept.secrets:
             return create_secret(context, logical_id, properties)
         kept_value = {key: value for key, value in properties.items() if key != "GenerateSecretString"}
-        return create_secret(context, logical_id, {**kept_value, "SecretString": kept.secrets[logical_id]})
+        return create_secret(
+            context, logical_id, {**kept_value, "SecretString": self.kept.secrets[logical_id]}
+        )
 
-    return {"AWS::DynamoDB::Table": table, "AWS::SecretsManager::Secret": secret}
+    def _attempt(self, what: str, action: Callable[[], Any]) -> Any:
+        try:
+            return action()
+        except ClientError as error:
+            problem = (
+                f"{what} not restored: {error_code(error)}: {error.response.get('Error', {}).get('Message')}"
+            )
+            logger.warning("%s", problem)
+            self.problems.append(problem)
+            return None
 
 
 def write_items(dynamodb: Any, table_name: str, items: list[dict[str, Any]]) -> None:
@@ -60,19 +99,6 @@ def write_items(dynamodb: Any, table_name: str, items: list[dict[str, Any]]) -> 
         }
         while requests:
             requests = dynamodb.batch_write_item(RequestItems=requests).get("UnprocessedItems") or {}
-
-
-def restore_after_resources(context: StackContext, kept: KeptState) -> list[str]:
-    """Own state machines, schedules, then the executions started again; their ARNs."""
-    sfn, scheduler = context.clients("stepfunctions"), context.clients("scheduler")
-    for machine in kept.state_machines:
-        sfn.create_state_machine(**machine)
-    for schedule in kept.schedules:
-        scheduler.create_schedule(**schedule)
-    started = []
-    for execution in kept.executions:
-        started.append(sfn.start_execution(**execution)["executionArn"])
-    return started
 
 
 def wait_until_reattached(context: StackContext, execution_arns: list[str]) -> list[str]:
