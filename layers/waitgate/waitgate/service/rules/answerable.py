@@ -19,8 +19,8 @@ def pending_record(
 ) -> InterruptRecord:
     """The node's interrupt while it may still be answered (inspect and mint ask the same question).
 
-    The refusal says what happened to *this* interrupt first (its deadline passed, it was resolved or
-    cancelled), and the run's end only when nothing more telling is known."""
+    The refusal says what is most telling first: this interrupt's deadline passed, it was resolved,
+    its run ended (which cancels what still waits), or it was cancelled otherwise."""
     record = view.interrupt
     if view.snapshot is None or record is None:
         raise NotFoundError("No such run or node.")
@@ -31,10 +31,12 @@ def pending_record(
         if surface == "token":
             raise InterruptExpiredError(passed)
         raise InterruptAlreadyResolvedError(f"expired. {passed}")
-    if record.status != "pending":
-        raise InterruptAlreadyResolvedError(f"This interrupt was already {record.status}.")
+    if record.status == "resolved":
+        raise InterruptAlreadyResolvedError("This interrupt was already resolved.")
     if view.snapshot.is_terminal:
         raise InterruptAlreadyResolvedError(
             f"The run has ended ({view.snapshot.status}): it waits for nothing."
         )
+    if record.status != "pending":
+        raise InterruptAlreadyResolvedError(f"This interrupt was already {record.status}.")
     return record
