@@ -3,7 +3,8 @@ answered it is not recorded as gone (docs/durability.md, the outbox)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
@@ -39,21 +40,29 @@ def resolved_with_its_mark_on_the_way() -> tuple[MemoryStore, RecordingWorkflow,
     return store, workflow, marked
 
 
+@dataclass
+class PausingClock(FixedClock):
+    """A fixed clock that counts the pauses asked of it (and can act on the second)."""
+
+    pauses: list[float] = field(default_factory=list)
+    on_second_pause: Callable[[], None] | None = None
+
+    def sleep(self, seconds: float) -> None:
+        self.pauses.append(seconds)
+        if len(self.pauses) == 2 and self.on_second_pause is not None:
+            self.on_second_pause()
+        super().sleep(seconds)
+
+
 def event_types(store: MemoryStore) -> list[str]:
-    return [event.type for event in store.events.get(RUN, [])]
+    return [event.type for event in store.events_of(RUN)]
 
 
 def test_the_outbox_waits_for_the_resolvers_mark_before_calling_a_task_gone() -> None:
     # Given the outbox handed a resolution whose resolver is still marking its own delivery
     store, workflow, marked = resolved_with_its_mark_on_the_way()
-    pauses: list[float] = []
-
-    def pause(seconds: float) -> None:  # the resolver's mark lands during the second pause
-        pauses.append(seconds)
-        if len(pauses) == 2:
-            store.interrupts[(RUN, "Gate")] = marked
-
-    deps = DeliveryDependencies(store, workflow, FixedClock(), pause=pause)
+    clock = PausingClock(on_second_pause=lambda: store.interrupts.update({(RUN, "Gate"): marked}))
+    deps = DeliveryDependencies(store, workflow, clock)
     interrupt_id = marked.interrupt_id
     # When it delivers, Then the task is not called gone: it was delivered, by the resolver
     assert deliver_undelivered(RUN, "Gate", interrupt_id, deps) == "already-delivered"
@@ -64,10 +73,10 @@ def test_the_outbox_waits_for_the_resolvers_mark_before_calling_a_task_gone() ->
 def test_a_task_really_gone_is_recorded_after_the_grace() -> None:
     # Given a resolution nobody marks delivered, whose task Step Functions no longer knows
     store, workflow, marked = resolved_with_its_mark_on_the_way()
-    pauses: list[float] = []
-    deps = DeliveryDependencies(store, workflow, FixedClock(), pause=pauses.append)
+    clock = PausingClock()
+    deps = DeliveryDependencies(store, workflow, clock)
     # When the outbox delivers, Then after a short grace it records the task gone, once
     assert deliver_undelivered(RUN, "Gate", marked.interrupt_id, deps) == "task-gone"
-    assert 1.0 < sum(pauses) < 5.0
+    assert 1.0 < sum(clock.pauses) < 5.0
     assert event_types(store).count("interrupt.delivery_failed") == 1
     assert store.interrupts[(RUN, "Gate")].delivery_outcome == "task-gone"

@@ -16,10 +16,8 @@ resolve that worked is never recorded, nor logged, as a delivery to a task that 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from waitgate.clock import rfc3339
@@ -43,7 +41,6 @@ class DeliveryDependencies:
     store: InterruptStore
     workflow: Workflow
     clock: Clock
-    pause: Callable[[float], None] = field(default=time.sleep)
 
 
 def deliver(
@@ -85,7 +82,7 @@ def _handled_meanwhile(record: InterruptRecord, deps: DeliveryDependencies) -> D
     """What became of the item within the grace (re-read after each pause); None: nothing, the task
     really is gone."""
     for pause in RESOLVER_GRACE_PAUSES:
-        deps.pause(pause)
+        deps.clock.sleep(pause)
         current = deps.store.load(record.run, record.node_id).interrupt
         if current is None or current.interrupt_id != record.interrupt_id:
             return "superseded"
