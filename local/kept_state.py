@@ -11,6 +11,7 @@ issuer key are files of their own in the same directory. `NOT_KEPT` is said at e
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,7 @@ class KeptState:
 
 def start_line(where: str, kept: KeptState, fresh: bool, notices: int) -> str:
     """The one line a start says about the state it found, and what a restart does not keep."""
-    restored = kept.summary().replace("waiting execution", "waiting execution (started again)")
+    restored = re.sub(r"(waiting executions?)", r"\1 (started again)", kept.summary())
     if notices:
         restored += f"{', ' if restored else ''}{notices} {'notice' if notices == 1 else 'notices'}"
     if fresh:

@@ -33,8 +33,14 @@ def test_the_summary_counts_what_is_kept() -> None:
             25,
             "restored 1 table item, 1 waiting execution (started again), 25 notices",
         ),
+        (
+            KeptState(executions=[{}, {}]),
+            False,
+            1,
+            "restored 2 waiting executions (started again), 1 notice",
+        ),
     ],
-    ids=["first start", "fresh", "restart"],
+    ids=["first start", "fresh", "restart", "restart of several"],
 )
 def test_the_start_line_says_what_was_found_and_what_is_not_kept(
     kept: KeptState, fresh: bool, notices: int, found: str
