@@ -7,10 +7,12 @@ INSTALLED := $(VENV)/.installed
 export AWS_DEFAULT_REGION ?= us-east-1
 PYTEST_WORKERS ?= 2
 
-.PHONY: dev test lint typecheck validate unit integration e2e browser-deps bench docs-check clean help
+.PHONY: dev dev-fresh test lint typecheck validate unit integration e2e browser-deps bench docs-check clean help
 
 help:
-	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000"
+	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000,"
+	@echo "              with the state it kept in .waitgate/ (WAITGATE_PORT, WAITGATE_AWS_PORT, WAITGATE_STATE_DIR)"
+	@echo "make dev-fresh - the same, forgetting the kept state first"
 	@echo "make test   - lint, typecheck, template checks, unit, integration and e2e tests"
 	@echo "make bench  - benchmarks (prints a table, writes bench/results/latest.json)"
 
@@ -30,6 +32,9 @@ browser-deps:
 
 dev: $(INSTALLED)
 	$(BIN)/waitgate dev
+
+dev-fresh: $(INSTALLED)
+	$(BIN)/waitgate dev --fresh
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

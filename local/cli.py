@@ -1,106 +1,85 @@
-"""`waitgate dev` (the local stack) and `waitgate dev-jwt` (a token the local stack accepts)."""
+"""The `waitgate` command: the local stack (`dev`) and the tools that talk to it."""
 
 from __future__ import annotations
 
 import argparse
-import logging
-import signal
 import sys
-import threading
-from types import FrameType
+from importlib.metadata import PackageNotFoundError, version
+from typing import NoReturn
 
+from botocore.exceptions import BotoCoreError, ClientError
+
+from local.dev_cli import add_dev_parser, run_dev
 from local.directory_cli import add_directory_parser, run_directory
-from local.inbox_cli import add_inbox_parser, run_inbox
-from local.jwt_issuer import LocalIssuer, NoIssuerKeyError, caller_claims
-from local.running_instance import AlreadyRunningError
-from local.state_dir import StateDir
+from local.inbox_cli import NoNoticeError, add_inbox_parser, run_inbox
+from local.jwt_cli import add_jwt_parser, print_dev_jwt
+from local.jwt_issuer import NoIssuerKeyError
+from local.running_instance import NoRunningStackError
 
-READY_LINE = "waitgate local stack ready: {api_url}"
+DESCRIPTION = """\
+waitgate's local stack and its developer tools: run the stack, mint JWTs it accepts, read the
+notifications it sent, manage approver groups and roles. `waitgate COMMAND --help` says more."""
+EPILOG = """\
+environment:
+  WAITGATE_PORT       the local stack's HTTP API port (default 3000)
+  WAITGATE_AWS_PORT   the local stack's embedded AWS endpoint port (default 4566)
+  WAITGATE_STATE_DIR  the local stack's state directory: kept state, local.json (default .waitgate)
+
+example:
+  waitgate dev                     # in one terminal; then, in another:
+  waitgate dev-inbox               # what the stack sent"""
+COMMANDS = {"dev": run_dev, "dev-jwt": print_dev_jwt, "dev-inbox": run_inbox, "directory": run_directory}
+# What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
+ONE_LINE_ERRORS = (NoRunningStackError, NoNoticeError, NoIssuerKeyError, BotoCoreError, ClientError)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors in one line and exit 1, like every other error of the command."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(1, f"{self.prog}: {message} (see: {self.prog} --help)\n")
+
+
+def package_version() -> str:
+    try:
+        return version("waitgate")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed: pip install -e .)"
+
+
+def parser() -> argparse.ArgumentParser:
+    top = OneLineParser(
+        prog="waitgate",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    top.add_argument("--version", action="version", version=f"waitgate {package_version()}")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    add_dev_parser(commands)
+    add_jwt_parser(commands)
+    add_inbox_parser(commands)
+    add_directory_parser(commands)
+    return top
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    arguments = parser.parse_args(argv)
-    if arguments.command == "dev":
-        return run_dev(arguments.verbose)
-    if arguments.command == "dev-jwt":
-        return print_dev_jwt(arguments)
-    if arguments.command == "directory":
-        return run_directory(arguments)
-    if arguments.command == "dev-inbox":
-        return run_inbox(arguments)
-    parser.print_help()
-    return 2
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="waitgate", description=__doc__)
-    commands = parser.add_subparsers(dest="command")
-    dev = commands.add_parser("dev", help="run the local stack (moto, handlers, HTTP API)")
-    dev.add_argument("--verbose", action="store_true", help="debug logs on stderr")
-    add_directory_parser(commands)
-    add_inbox_parser(commands)
-    token = commands.add_parser("dev-jwt", help="print a JWT the running local stack accepts")
-    token.add_argument("--sub", required=True)
-    token.add_argument("--scope", default="", help='space-separated, e.g. "approvals:respond"')
-    token.add_argument("--tenant")
-    token.add_argument("--groups", default="", help="comma-separated")
-    token.add_argument("--roles", default="", help="comma-separated")
-    token.add_argument("--ttl", type=int, default=3600, help="lifetime in seconds")
-    return parser
-
-
-def run_dev(verbose: bool = False) -> int:
-    """Start the stack, print the ready line, serve until SIGINT or SIGTERM."""
-    from local.stack import LocalStack, PortInUseError, StackSettings
-
-    logging.basicConfig(
-        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    # Debug only for our own loggers: botocore's debug output would show task tokens.
-    logging.getLogger("local").setLevel(logging.DEBUG if verbose else logging.INFO)
-    logging.getLogger("werkzeug").setLevel(logging.INFO if verbose else logging.WARNING)
-    logging.getLogger("botocore").setLevel(logging.WARNING)
-    stopping = threading.Event()
-
-    def request_stop(signum: int, frame: FrameType | None) -> None:
-        stopping.set()
-
-    signal.signal(signal.SIGINT, request_stop)
-    signal.signal(signal.SIGTERM, request_stop)
-    stack = LocalStack(StackSettings.from_environment())
-    try:
-        stack.start()
-    except (AlreadyRunningError, PortInUseError) as refusal:
-        stack.stop()
-        print(f"waitgate dev: {refusal}", file=sys.stderr)
+    arguments = parser().parse_args(argv)
+    if arguments.command is None:
+        print(
+            f"waitgate: no command given: one of {', '.join(COMMANDS)} (see: waitgate --help)",
+            file=sys.stderr,
+        )
         return 1
-    except BaseException:
-        stack.stop()
-        raise
-    print(READY_LINE.format(api_url=stack.description["apiUrl"]), flush=True)
-    while not stopping.wait(0.5):
-        pass
-    logging.getLogger(__name__).info("stopping the local stack")
-    stack.stop()
-    return 0
-
-
-def print_dev_jwt(arguments: argparse.Namespace) -> int:
-    state_dir = StateDir.from_environment()
     try:
-        issuer = LocalIssuer.of_running_stack(state_dir)
-    except NoIssuerKeyError as missing:
-        print(f"waitgate dev-jwt: {missing}", file=sys.stderr)
+        return COMMANDS[arguments.command](arguments)
+    except ONE_LINE_ERRORS as error:
+        print(f"waitgate {arguments.command}: {_one_line(error)}", file=sys.stderr)
         return 1
-    tenant_claim = (state_dir.read_local_json() or {}).get("jwt", {}).get("tenantClaim", "tenant")
-    claims = caller_claims(
-        sub=arguments.sub,
-        scope=arguments.scope,
-        tenant=arguments.tenant,
-        tenant_claim=tenant_claim,
-        groups=[g for g in arguments.groups.split(",") if g],
-        roles=[r for r in arguments.roles.split(",") if r],
-    )
-    print(issuer.mint(claims, ttl_seconds=arguments.ttl))
-    return 0
+    except BrokenPipeError:  # `waitgate dev-inbox | head`: the reader has all it wanted
+        sys.stderr.close()
+        return 0
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__

@@ -12,6 +12,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from local.event_patterns import check_pattern
 from local.lambda_runtime import LocalFunction
 from local.resources import Created, Creator, StackContext
 from local.sam_template import LOCAL_CODE_BUCKET, local_code_path
@@ -107,6 +108,8 @@ def create_function(context: StackContext, logical_id: str, properties: dict[str
 def create_event_source_mapping(
     context: StackContext, logical_id: str, properties: dict[str, Any]
 ) -> Created:
+    """moto ignores FilterCriteria: the patterns are kept for the stream dispatch to apply (as it
+    applies MaximumBatchingWindowInSeconds, which moto keeps)."""
     allowed = {
         "EventSourceArn",
         "FunctionName",
@@ -117,6 +120,12 @@ def create_event_source_mapping(
     }
     arguments = {key: value for key, value in properties.items() if key in allowed}
     mapping = context.clients("lambda").create_event_source_mapping(**arguments)
+    patterns = [json.loads(f["Pattern"]) for f in properties.get("FilterCriteria", {}).get("Filters", [])]
+    for pattern in patterns:
+        check_pattern(pattern)
+    if patterns:
+        function_name = str(properties["FunctionName"]).split(":function:")[-1]
+        context.stream_filters[(function_name, str(properties["EventSourceArn"]))] = patterns
     return Created(ref=mapping["UUID"])
 
 

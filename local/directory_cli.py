@@ -8,46 +8,65 @@ real AWS with the usual credential chain (AWS_PROFILE, AWS_REGION, ...).
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 import boto3
 
+from local.running_instance import running_stack_description
 from local.state_dir import StateDir
 from waitgate.adapters.dynamodb_directory import DynamoDbDirectory, RefKind
 
 DIRECTORY_LOGICAL_ID = "DirectoryTable"
-
-
-class NoDirectoryTableError(Exception):
-    """Neither --table nor a running local stack says which table to use."""
+DESCRIPTION = """\
+Manage who belongs to an approver group and who holds a role, per tenant: the directory an approval's
+approverGroupRefs / approverRoleRefs are resolved against when someone votes (docs/approvals.md).
+Without --table it changes the running local stack; with --table, a deployed DirectoryTable."""
+ACTIONS = {
+    "add-member": (
+        "grant a group membership or a role",
+        "waitgate directory add-member --group release-managers --principal alice",
+    ),
+    "remove-member": (
+        "revoke a group membership or a role",
+        "waitgate directory remove-member --role oncall --principal bob",
+    ),
+    "list": (
+        "list a group's members or a role's holders",
+        "waitgate directory list --group release-managers",
+    ),
+}
 
 
 def add_directory_parser(commands: Any) -> None:
     """The `directory` command and its three actions, on the CLI's subparsers."""
-    directory = commands.add_parser("directory", help="manage approver groups and roles")
-    actions = directory.add_subparsers(dest="directory_action", required=True)
-    for action, text in (
-        ("add-member", "grant a group membership or a role"),
-        ("remove-member", "revoke a group membership or a role"),
-        ("list", "list a group's members or a role's holders"),
-    ):
-        parser = actions.add_parser(action, help=text)
-        parser.add_argument("--tenant", default="default")
+    directory = commands.add_parser(
+        "directory",
+        help="manage approver groups and roles (the local stack's, or a deployed table's)",
+        description=DESCRIPTION,
+        epilog="example:\n  " + ACTIONS["add-member"][1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = directory.add_subparsers(dest="directory_action", required=True, metavar="ACTION")
+    for action, (text, example) in ACTIONS.items():
+        parser = actions.add_parser(
+            action,
+            help=text,
+            description=text[0].upper() + text[1:] + ".",
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        parser.add_argument("--tenant", default="default", help="the tenant (default: %(default)s)")
         ref = parser.add_mutually_exclusive_group(required=True)
-        ref.add_argument("--group")
-        ref.add_argument("--role")
-        parser.add_argument("--principal", required=action != "list")
+        ref.add_argument("--group", help="a group ref, as in approverGroupRefs")
+        ref.add_argument("--role", help="a role ref, as in approverRoleRefs")
+        parser.add_argument("--principal", required=action != "list", help="the JWT sub of the person")
         parser.add_argument("--table", help="a deployed DirectoryTable (real AWS); default: the local stack")
-        parser.add_argument("--region", help="with --table: the table's region")
+        parser.add_argument("--region", help="with --table: the table's region (default: AWS_REGION)")
 
 
 def run_directory(arguments: argparse.Namespace) -> int:
-    try:
-        directory = _directory(arguments)
-    except NoDirectoryTableError as missing:
-        print(f"waitgate directory: {missing}", file=sys.stderr)
-        return 1
+    """NoRunningStackError without --table and without a running stack; AWS errors propagate."""
+    directory = _directory(arguments)
     kind: RefKind = "group" if arguments.group else "role"
     ref = arguments.group or arguments.role
     if arguments.directory_action == "add-member":
@@ -63,13 +82,8 @@ def run_directory(arguments: argparse.Namespace) -> int:
 def _directory(arguments: argparse.Namespace) -> DynamoDbDirectory:
     if arguments.table:
         return DynamoDbDirectory(boto3.client("dynamodb", region_name=arguments.region), arguments.table)
-    state_dir = StateDir.from_environment()
-    described = state_dir.read_local_json() or {}
-    table = described.get("tableNames", {}).get(DIRECTORY_LOGICAL_ID)
-    if not table or not described.get("awsEndpointUrl"):
-        raise NoDirectoryTableError(
-            f"no local stack described in {state_dir.local_json} (start `waitgate dev`) and no --table given"
-        )
+    described = running_stack_description(StateDir.from_environment())
+    table = described["tableNames"][DIRECTORY_LOGICAL_ID]
     client = boto3.client(
         "dynamodb",
         endpoint_url=described["awsEndpointUrl"],

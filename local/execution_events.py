@@ -24,6 +24,7 @@ logger = logging.getLogger(__name__)
 DETAIL_TYPE = "Step Functions Execution Status Change"
 TERMINAL = frozenset({"SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED"})
 INTERVAL_SECONDS = 0.25
+CAUSE_LINE_LIMIT = 300
 
 
 def subscribed_functions(sam_template: dict[str, Any]) -> list[str]:
@@ -89,6 +90,32 @@ class ExecutionEventPump:
                 logger.warning("%s failed on %s; tried again next tick", function, execution["name"])
                 return
         self._announced.add(execution["executionArn"])
+        logger.info("execution %s", ended_line(self._clients("stepfunctions"), execution))
+
+
+def ended_line(sfn: Any, execution: dict[str, Any]) -> str:
+    """`release-42 SUCCEEDED`, or `bad-1 FAILED InterruptPayloadInvalid: data.title: Field required`."""
+    line = f"{execution['name']} {execution['status']}"
+    if execution["status"] == "SUCCEEDED":
+        return line
+    described = sfn.describe_execution(executionArn=execution["executionArn"])
+    error, cause = described.get("error"), described.get("cause")
+    if error:
+        line += f" {error}"
+    if cause:
+        line += f": {_readable_cause(cause)}"
+    return line
+
+
+def _readable_cause(cause: str) -> str:
+    """A Lambda error's cause is its JSON error payload: its errorMessage says what happened."""
+    try:
+        document = json.loads(cause)
+    except ValueError:
+        document = None
+    text = str(document.get("errorMessage", cause)) if isinstance(document, dict) else cause
+    text = " ".join(text.split())
+    return text if len(text) <= CAUSE_LINE_LIMIT else text[:CAUSE_LINE_LIMIT] + " …"
 
 
 def execution_event_pump(stack: LocalStack) -> Pump:

@@ -51,9 +51,13 @@ class Route:
         return (self.path != "$default", "+}" not in self.path, literal_segments)
 
     def path_parameters(self, path: str) -> dict[str, str] | None:
+        """The route's parameters in `path`, or None when it does not match. Like API Gateway, a
+        trailing slash is ignored in matching (`/docs/` reaches `GET /docs`; rawPath keeps it)."""
         if self.path == "$default":
             return {}
         match = self.pattern.fullmatch(path)
+        if match is None and len(path) > 1 and path.endswith("/"):
+            match = self.pattern.fullmatch(path[:-1])
         if match is None:
             return None
         return {name: unquote(value) for name, value in match.groupdict().items()}

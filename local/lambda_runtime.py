@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from local import invocation_logs
 from local.sam_template import REPO_ROOT
 
 logger = logging.getLogger(__name__)
@@ -64,6 +65,16 @@ class LambdaContext:
         elapsed = time.monotonic() - self._started
         return max(0, int((self.timeout_seconds - elapsed) * 1000))
 
+    def log_keys(self, cold_start: bool) -> dict[str, Any]:
+        """What Powertools' inject_lambda_context puts on each line of this invocation."""
+        return {
+            "cold_start": cold_start,
+            "function_name": self.function_name,
+            "function_memory_size": self.memory_limit_in_mb,
+            "function_arn": self.invoked_function_arn,
+            "function_request_id": self.aws_request_id,
+        }
+
 
 class FunctionRegistry:
     """The functions the stack created, by name, each with a pool of warm instances.
@@ -101,15 +112,16 @@ class FunctionRegistry:
     def instance_count(self, function_name: str) -> int:
         return self._instances.get(function_name, 0)
 
-    def _acquire(self, function_name: str) -> Handler:
+    def _acquire(self, function_name: str) -> tuple[Handler, bool]:
+        """An idle instance's handler, or a new instance's (cold: True)."""
         with self._pool_lock:
             idle = self._idle.setdefault(function_name, [])
             if idle:
-                return idle.pop()
+                return idle.pop(), False
             number = self._instances.get(function_name, 0)
             self._instances[function_name] = number + 1
         # A cold start: imported outside the pool lock, so other functions' requests go on meanwhile.
-        return _import_handler(self.get(function_name), number)
+        return _import_handler(self.get(function_name), number), True
 
     def _release(self, function_name: str, handler: Handler) -> None:
         with self._pool_lock:
@@ -124,9 +136,10 @@ class FunctionRegistry:
             memory_limit_in_mb=function.memory_mb,
             timeout_seconds=function.timeout_seconds,
         )
-        handler = self._acquire(function_name)
+        handler, cold = self._acquire(function_name)
         try:
-            return handler(event, context)
+            with invocation_logs.invocation(context.log_keys(cold)):
+                return handler(event, context)
         finally:
             self._release(function_name, handler)
 
@@ -173,13 +186,17 @@ def install(registry: FunctionRegistry) -> None:
     """Make moto run our handlers in-process instead of in Docker."""
     from moto.awslambda.models import LambdaFunction
 
+    invocation_logs.install()
+
     def _invoke_lambda(self: Any, event: Any = None) -> tuple[str, bool, str]:
         if isinstance(event, str | bytes):
             event = json.loads(event or "{}")
         try:
             result = registry.invoke(self.function_name, {} if event is None else event)
         except Exception as error:
-            logger.error("handler of %s failed", self.function_name, exc_info=error)
+            # One line; the traceback at debug level (`waitgate dev --verbose`).
+            logger.error("handler of %s failed: %s: %s", self.function_name, type(error).__name__, error)
+            logger.debug("handler of %s failed", self.function_name, exc_info=error)
             return json.dumps(error_payload(error)), True, ""
         return json.dumps(result, default=str), False, ""
 

@@ -40,6 +40,8 @@ class StackContext:
     intrinsics: Intrinsics
     physical_ids: dict[str, Created] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
+    # (function name, event source ARN) → the mapping's FilterCriteria patterns (local.stream_dispatch)
+    stream_filters: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
 
     def physical_name(self, logical_id: str, limit: int = 64) -> str:
         return f"{self.stack_name}-{logical_id}"[:limit]

@@ -5,8 +5,13 @@ from __future__ import annotations
 import os
 import socket
 from dataclasses import dataclass
+from typing import Any
 
 from local.state_dir import StateDir
+
+
+class NoRunningStackError(Exception):
+    """No live `waitgate dev` holds this state directory (or it is still starting)."""
 
 
 class AlreadyRunningError(Exception):
@@ -41,6 +46,11 @@ class PidFile:
         if holder is not None and holder[0] == os.getpid():
             self.state_dir.pid_file.unlink(missing_ok=True)
 
+    def holder(self) -> tuple[int, str] | None:
+        """The pid and API URL of the live stack that holds the directory, or None."""
+        holder = self._read()
+        return holder if holder is not None and _is_alive(holder[0]) else None
+
     def _read(self) -> tuple[int, str] | None:
         try:
             pid, _, api_url = self.state_dir.pid_file.read_text(encoding="utf-8").partition(" ")
@@ -68,3 +78,16 @@ def _answers(url: str) -> bool:
             return True
     except (OSError, ValueError):
         return False
+
+
+def running_stack_description(state_dir: StateDir) -> dict[str, Any]:
+    """local.json of the live stack that owns `state_dir`; NoRunningStackError when none answers."""
+    holder = PidFile(state_dir).holder()
+    if holder is None:
+        raise NoRunningStackError(
+            f"no local stack is running for {state_dir.root} (start one with: waitgate dev)"
+        )
+    description = state_dir.read_local_json()
+    if description is None or not _answers(holder[1]):
+        raise NoRunningStackError(f"the local stack (pid {holder[0]}) is starting: try again in a moment")
+    return description

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from local import lambda_runtime, stopped_executions
+from local import lambda_runtime, stopped_executions, task_failures
 from local.aws_clients import AwsClients
 from local.compute_resources import COMPUTE_CREATORS
 from local.data_resources import DATA_CREATORS
@@ -20,25 +20,34 @@ from local.faults import install_faults
 from local.function_environment import apply_environment, shared_environment
 from local.gateway import Gateway, GatewayServer
 from local.http_routes import routes_of
-from local.inbox import create_inbox
+from local.inbox import count_notices, create_inbox, inbox_pump
 from local.intrinsics import Intrinsics, parameter_values, pseudo_parameters
 from local.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
+from local.kept_state import KeptState, start_line
 from local.lambda_runtime import FunctionRegistry
 from local.moto_atomicity import serialize_dynamodb_operations
 from local.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
 from local.pumps import Pump
-from local.resources import StackContext, create_all
+from local.resources import Creator, StackContext, create_all
 from local.running_instance import PidFile
 from local.sam_template import load_template, translate
 from local.schedule_pump import schedule_pump
 from local.stack_description import describe_stack
+from local.state_capture import autosave_pump
 from local.state_dir import StateDir
+from local.state_restore import Restore, wait_until_reattached
 from local.stream_dispatch import StreamDispatcher
 
 logger = logging.getLogger(__name__)
 STACK_NAME = "waitgate-local"
 OVERRIDE_PRINCIPALS = ["oncall-lead"]
-PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = [schedule_pump, execution_event_pump]
+# The autosave comes last: when the stack stops, its final save follows the others' final ticks.
+PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = [
+    schedule_pump,
+    execution_event_pump,
+    inbox_pump,
+    autosave_pump,
+]
 
 
 class PortInUseError(Exception):
@@ -50,13 +59,15 @@ class StackSettings:
     api_port: int
     aws_port: int
     state_dir: StateDir
+    fresh: bool = False  # forget the kept state and start empty
 
     @classmethod
-    def from_environment(cls) -> StackSettings:
+    def from_environment(cls, fresh: bool = False) -> StackSettings:
         return cls(
             api_port=int(os.environ.get("WAITGATE_PORT") or 3000),
             aws_port=int(os.environ.get("WAITGATE_AWS_PORT") or 4566),
             state_dir=StateDir.from_environment(),
+            fresh=fresh,
         )
 
     @property
@@ -76,33 +87,56 @@ class LocalStack:
     _pumps: list[Pump] = field(default_factory=list)
     _pid_file: PidFile | None = None
     _streams: StreamDispatcher | None = None
-    _inbox_url: str = ""
+    inbox_url: str = ""
+    announce: Callable[[str], None] = logger.info  # says the state line, before any other line
+    state_line: str = ""  # what state the stack found and what it does not keep
+    resource_types: dict[str, str] = field(default_factory=dict)  # logical id → translated type
 
     def start(self) -> None:
-        """Everything up, local.json written; raises AlreadyRunningError or PortInUseError."""
-        self._pid_file = PidFile(self.settings.state_dir)
+        """Everything up, the kept state restored, local.json written; raises AlreadyRunningError,
+        PortInUseError or KeptStateUnreadableError."""
+        state_dir = self.settings.state_dir
+        self._pid_file = PidFile(state_dir)
         self._pid_file.claim(self.settings.api_url)
         _check_free(self.settings.aws_port, "WAITGATE_AWS_PORT")
         _check_free(self.settings.api_port, "WAITGATE_PORT")
-        serialize_dynamodb_operations()
-        install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
-        stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
-        self._streams = StreamDispatcher()
-        self._streams.install()
+        if self.settings.fresh:
+            state_dir.forget_kept_state()
+        state_dir.local_json.unlink(missing_ok=True)  # the last run's, until this one writes its own
+        kept = KeptState.load(state_dir.kept_state)
+        self.state_line = start_line(state_dir.shown(), kept, self.settings.fresh, count_notices(state_dir))
+        self.announce(self.state_line)
+        self._install_patches()
         self._moto = start_moto(self.settings.aws_port)
-        issuer = LocalIssuer.load_or_create(self.settings.state_dir, issuer_url(self.settings.api_url))
+        issuer = LocalIssuer.load_or_create(state_dir, issuer_url(self.settings.api_url))
         registry = FunctionRegistry()
         lambda_runtime.install(registry)
+        restore = Restore(kept)
         sam_template, translated, self.context = create_template_resources(
-            self.settings.api_url, issuer.issuer, registry
+            self.settings.api_url, issuer.issuer, registry, restore.creators()
         )
+        self.resource_types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
+        assert self._streams is not None
+        self._streams.filters = self.context.stream_filters
         apply_environment(shared_environment(registry.all()))
-        self._inbox_url = create_inbox(self.context, _topic_arns(self.context))
+        self.inbox_url = create_inbox(self.context, _topic_arns(self.context))
+        wait_until_reattached(self.context, restore.after_resources(self.context))
+        if restore.problems:
+            logger.warning("the kept state as it was before this start: %s", state_dir.keep_aside())
         self._start_gateway(sam_template, issuer)
         self._pumps = [factory(self) for factory in PUMP_FACTORIES]
         for pump in self._pumps:
             pump.start()
-        self._write_description(translated, issuer)
+        self._write_description(issuer)
+
+    def _install_patches(self) -> None:
+        """What moto does differently from AWS, set right before the first AWS call (all idempotent)."""
+        serialize_dynamodb_operations()
+        install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
+        stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
+        task_failures.install()  # SendTaskFailure keeps its cause, as on AWS
+        self._streams = StreamDispatcher()
+        self._streams.install()
 
     def _start_gateway(self, sam_template: dict[str, Any], issuer: LocalIssuer) -> None:
         assert self.context is not None
@@ -113,28 +147,28 @@ class LocalStack:
         self._gateway = GatewayServer(gateway, self.settings.api_port)
         self._gateway.start()
 
-    def _write_description(self, translated: dict[str, Any], issuer: LocalIssuer) -> None:
+    def _write_description(self, issuer: LocalIssuer) -> None:
         assert self.context is not None and self._moto is not None
-        types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
         self.description = describe_stack(
             self.context,
-            types,
+            self.resource_types,
             self.settings.api_url,
             self._moto.endpoint_url,
             {"issuer": issuer.issuer, "audience": issuer.audience, "tenantClaim": _tenant(self.context)},
             OVERRIDE_PRINCIPALS,
         )
-        self.description["inboxQueueUrl"] = self._inbox_url
+        self.description["inboxQueueUrl"] = self.inbox_url
         self.settings.state_dir.write_local_json(self.description)
 
     def stop(self) -> None:
-        """Pumps, gateway and moto down, pid file removed; safe to call more than once."""
-        for pump in self._pumps:
-            pump.stop()
-        self._pumps = []
+        """Gateway, pumps (the last save among them) and moto down, pid file removed; safe to call
+        more than once. The gateway goes first, so no request lands after the last save."""
         if self._gateway is not None:
             self._gateway.stop()
             self._gateway = None
+        for pump in self._pumps:
+            pump.stop()
+        self._pumps = []
         if self._moto is not None:
             self._moto.stop()
             self._moto = None
@@ -147,9 +181,10 @@ class LocalStack:
 
 
 def create_template_resources(
-    api_url: str, jwt_issuer: str, registry: FunctionRegistry
+    api_url: str, jwt_issuer: str, registry: FunctionRegistry, restoring: dict[str, Creator] | None = None
 ) -> tuple[dict[str, Any], dict[str, Any], StackContext]:
-    """template.yaml translated and every supported resource created (at AWS_ENDPOINT_URL)."""
+    """template.yaml translated and every supported resource created (at AWS_ENDPOINT_URL); the
+    `restoring` creators stand in for the plain ones of their types."""
     overrides = {
         "JwtIssuer": jwt_issuer,
         "JwtAudience": LOCAL_AUDIENCE,
@@ -166,7 +201,8 @@ def create_template_resources(
     context = StackContext(
         AwsClients(LOCAL_REGION), STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID, registry, intrinsics
     )
-    create_all(context, translated["Resources"], {**DATA_CREATORS, **COMPUTE_CREATORS, **EVENT_CREATORS})
+    creators = {**DATA_CREATORS, **COMPUTE_CREATORS, **EVENT_CREATORS, **(restoring or {})}
+    create_all(context, translated["Resources"], creators)
     return sam_template, translated, context
 
 

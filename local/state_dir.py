@@ -1,4 +1,5 @@
-"""Where the local stack keeps what outlives one run: the issuer key, the pid file, local.json."""
+"""Where the local stack keeps what outlives one run: the kept state (state.json, local.kept_state),
+the inbox log, the issuer key, the pid file, local.json."""
 
 from __future__ import annotations
 
@@ -32,6 +33,32 @@ class StateDir:
     @property
     def local_json(self) -> Path:
         return self.root / "local.json"
+
+    @property
+    def inbox_log(self) -> Path:
+        return self.root / "inbox.jsonl"
+
+    @property
+    def kept_state(self) -> Path:
+        return self.root / "state.json"
+
+    def keep_aside(self) -> Path:
+        """A copy of the kept state (before the next save replaces it), for one that was not all restored."""
+        aside = self.root / "state-not-restored.json"
+        aside.write_bytes(self.kept_state.read_bytes())
+        return aside
+
+    def forget_kept_state(self) -> None:
+        """What `waitgate dev --fresh` forgets: everything but the pid file of the stack starting."""
+        for path in (self.kept_state, self.inbox_log, self.issuer_key, self.local_json):
+            path.unlink(missing_ok=True)
+
+    def shown(self) -> str:
+        """The directory as a person would type it: relative to the working directory when inside it."""
+        try:
+            return str(self.root.relative_to(Path.cwd())) + "/"
+        except ValueError:
+            return str(self.root) + "/"
 
     def ensure(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)

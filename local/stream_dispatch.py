@@ -1,15 +1,18 @@
-"""DynamoDB-stream records reach their Lambda on a worker thread, never inside the write, and no
-sooner than their mapping's MaximumBatchingWindowInSeconds after the write.
+"""DynamoDB-stream records reach their Lambda on a worker thread, never inside the write: filtered as
+the mapping's FilterCriteria say, and no sooner than a poll or the mapping's
+MaximumBatchingWindowInSeconds after the write, as Lambda's stream poller delivers them.
 
 moto invokes a stream's event source mappings synchronously, inside the DynamoDB operation that
 wrote the records. With `local.moto_atomicity` holding a lock around every item operation, a stream
 handler that writes the table (on another server thread) would wait on that lock forever. Real
 DynamoDB streams are asynchronous anyway: one worker keeps the records in order.
 
-The batching window matters to the outbox: a resolver sends SendTaskSuccess right after its commit
-and then marks the item delivered; the consumer, invoked with the commit's record, re-reads the item
-and sends only if it is still unmarked. Handed over at once (moto's way), the consumer re-read the
-item before the resolver had marked it, and both sent (docs/durability.md).
+Lambda polls a shard a few times a second, waits up to the mapping's batching window, and invokes the
+function only with the records a FilterCriteria pattern matches (local.event_patterns). The outbox
+depends on both: a resolver sends SendTaskSuccess right after its commit and then marks the item
+delivered; the consumer, invoked with the commit's record, re-reads the item and sends only if it is
+still unmarked. Handed over at once and unfiltered (moto's way), the consumer re-read the item before
+the resolver had marked it, and both sent (docs/durability.md).
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ import threading
 import time
 from typing import Any
 
+from local.event_patterns import matches
+
 logger = logging.getLogger(__name__)
 _Batch = tuple[Any, str, list[Any], str]
 _Delivery = tuple[_Batch, float]  # the batch, and when it is due (time.monotonic)
 MAX_RETRY_ATTEMPTS = 10
+POLL_SECONDS = 0.25  # Lambda polls each shard about four times a second
 BACKOFF_SECONDS = 0.05
 BACKOFF_CAP_SECONDS = 1.0
 
@@ -37,6 +43,7 @@ class StreamDispatcher:
         self._thread = threading.Thread(target=self._run, name="dynamodb-streams", daemon=True)
         self._stopping = threading.Event()
         self._original: Any = None
+        self.filters: dict[tuple[str, str], list[dict[str, Any]]] = {}  # StackContext.stream_filters
 
     def install(self) -> None:
         """Patch moto 5.2.5's `LambdaBackend.send_dynamodb_items` (private; pin moto)."""
@@ -49,8 +56,10 @@ class StreamDispatcher:
         dispatcher = self
 
         def send_dynamodb_items(backend: Any, function_arn: str, items: list[Any], source: str) -> bool:
-            due = time.monotonic() + batching_window_seconds(backend, function_arn, source)
-            dispatcher._deliveries.put(((backend, function_arn, list(items), source), due))
+            wanted = dispatcher.filtered(function_arn, source, items)
+            if wanted:
+                wait = max(POLL_SECONDS, batching_window_seconds(backend, function_arn, source))
+                dispatcher._deliveries.put(((backend, function_arn, wanted, source), time.monotonic() + wait))
             return True  # moto then clears the shard's pending records, as after a delivery
 
         LambdaBackend.send_dynamodb_items = send_dynamodb_items  # type: ignore[method-assign,assignment]
@@ -60,6 +69,13 @@ class StreamDispatcher:
         self._stopping.set()
         self._deliveries.put(None)
         self._thread.join(timeout=10)
+
+    def filtered(self, function_arn: str, source: str, items: list[Any]) -> list[Any]:
+        """The records the mapping's filter patterns match (all of them when it has none)."""
+        patterns = self.filters.get((function_arn.split(":function:")[-1], source))
+        if not patterns:
+            return list(items)
+        return [item for item in items if any(matches(p, item.to_json()) for p in patterns)]
 
     def _run(self) -> None:
         while (delivery := self._deliveries.get()) is not None:

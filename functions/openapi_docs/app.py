@@ -1,4 +1,5 @@
-"""getOpenApi — GET /openapi.json, and its browsable view GET /docs (+ /docs/{asset}); public.
+"""getOpenApi — GET /openapi.json, and its browsable view GET /docs (+ /docs/{asset}; /docs/ redirects
+to /docs); public.
 
 The document is generated from the layer's operation registry and models (waitgate.http.openapi);
 the view is Swagger UI served from this function (no CDN), under a Content-Security-Policy of 'self'.
@@ -36,6 +37,12 @@ def docs_page() -> Response[str]:
         "X-Content-Type-Options": "nosniff",
     }
     return Response(status_code=200, content_type=HTML_CONTENT_TYPE, body=PAGE, headers=headers)
+
+
+@app.get("/docs/")
+def docs_page_with_slash() -> Response[str]:
+    """API Gateway routes `/docs/` here too; the page's links are relative to `/docs`, so go there."""
+    return Response(status_code=308, content_type="text/plain", body="", headers={"Location": "../docs"})
 
 
 @app.get("/docs/<asset>")

@@ -195,11 +195,14 @@ def stop(process: subprocess.Popen[str]) -> None:
 
 
 @contextmanager
-def running_stack(state_dir: Path) -> Iterator[LocalStackHandle]:
-    """`python -m local dev` on free ports with its own state dir, until the block ends."""
-    environment = stack_environment(state_dir)
+def running_stack(
+    state_dir: Path, environment: dict[str, str] | None = None, arguments: tuple[str, ...] = ()
+) -> Iterator[LocalStackHandle]:
+    """`python -m local dev` with its own state dir, until the block ends (stopped with SIGINT); on
+    free ports unless `environment` (of an earlier stack, say: then on the same ports)."""
+    environment = environment or stack_environment(state_dir)
     process = subprocess.Popen(
-        [sys.executable, "-m", "local", "dev"],
+        [sys.executable, "-m", "local", "dev", *arguments],
         cwd=REPO_ROOT,
         env=environment,
         stdout=subprocess.PIPE,

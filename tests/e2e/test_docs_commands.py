@@ -12,6 +12,9 @@ comments right before a block steer it:
 - `<!-- docs-check: expect TEXT -->`: the block's output must contain TEXT.
 - `<!-- docs-check: setup -->` (README only): the shell set-up every other document assumes ("a shell
   set up as in the README's step 0"); it runs first in each document's session.
+- `<!-- docs-check: prints -->` before a ```text block: that block is what the bash block before it
+  prints, line for line. In a shown line `…` stands for any text (a link, a time, an id); a line that
+  is only `…` stands for any number of lines. So what the docs say a command prints is what it prints.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -30,7 +33,7 @@ from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, running_stack
 pytestmark = pytest.mark.e2e
 
 DOCUMENTS = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
-FENCE = re.compile(r"^```bash\n(.*?)^```", re.MULTILINE | re.DOTALL)
+FENCE = re.compile(r"^```(bash|text)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 DIRECTIVE = re.compile(r"<!--\s*docs-check:\s*(.*?)\s*-->")
 SKIPPED = {"aws-only", "local-stack"}
 BLOCK_TIMEOUT_SECONDS = 240
@@ -42,6 +45,7 @@ class Block:
     line: int
     script: str
     directives: tuple[str, ...] = ()
+    prints: tuple[str, ...] | None = None  # the lines of its `prints` block, when the docs show one
 
     @property
     def skipped(self) -> bool:
@@ -84,6 +88,7 @@ def _quote(path: Path) -> str:
 
 
 def blocks_of(document: Path) -> list[Block]:
+    """The document's bash blocks, each with its directives and the `prints` block that follows it."""
     text = document.read_text(encoding="utf-8")
     found: list[Block] = []
     for match in FENCE.finditer(text):
@@ -93,8 +98,30 @@ def blocks_of(document: Path) -> list[Block]:
             directives.insert(0, directive.group(1))
             before.pop()
         line = text.count("\n", 0, match.start()) + 1
-        found.append(Block(str(document.relative_to(REPO_ROOT)), line, match.group(1), tuple(directives)))
+        language, body = match.group(1), match.group(2)
+        if language == "bash":
+            found.append(Block(str(document.relative_to(REPO_ROOT)), line, body, tuple(directives)))
+        elif "prints" in directives:
+            assert found, f"{document.name}:{line}: a `prints` block needs a bash block before it"
+            found[-1] = replace(found[-1], prints=tuple(body.rstrip("\n").split("\n")))
     return found
+
+
+def shown_line(shown: str) -> re.Pattern[str]:
+    return re.compile(".*".join(re.escape(part) for part in shown.split("…")))
+
+
+def prints_as_shown(shown: tuple[str, ...], printed: list[str]) -> bool:
+    """Whether `printed` is `shown` line for line, `…` matching any text, a lone `…` any lines."""
+    if not shown:
+        return not printed
+    if shown[0].strip() == "…":
+        return any(prints_as_shown(shown[1:], printed[skip:]) for skip in range(len(printed) + 1))
+    return (
+        bool(printed)
+        and bool(shown_line(shown[0]).fullmatch(printed[0]))
+        and prints_as_shown(shown[1:], printed[1:])
+    )
 
 
 def setup_blocks() -> list[Block]:
@@ -117,6 +144,24 @@ def test_every_bash_block_is_found() -> None:
     readme = [block for block in blocks_of(REPO_ROOT / "README.md") if not block.skipped]
     assert any("dev-inbox" in block.script for block in readme)
     assert len(setup_blocks()) == 1
+    # And what the walk-through says it prints is checked
+    assert sum(block.prints is not None for block in readme) >= 3
+
+
+@pytest.mark.parametrize(
+    ("shown", "printed", "same"),
+    [
+        (("a b",), ["a b"], True),
+        (("a b",), ["a c"], False),
+        (("link http://…/x",), ["link http://127.0.0.1:3000/x"], True),
+        (("one", "…", "four"), ["one", "two", "three", "four"], True),
+        (("one", "…"), ["one"], True),
+        (("one", "two"), ["one", "two", "three"], False),
+        (("one", "two", "three"), ["one", "two"], False),
+    ],
+)
+def test_prints_blocks_compare_line_for_line(shown: tuple[str, ...], printed: list[str], same: bool) -> None:
+    assert prints_as_shown(shown, printed) is same
 
 
 @pytest.mark.parametrize("document", documents_with_blocks(), ids=lambda path: path.name)
@@ -146,8 +191,14 @@ def test_the_documents_commands_run(document: Path, docs_stack: LocalStackHandle
     )
     # Then every block exits 0
     assert result.returncode == 0 and result.stdout.rstrip().endswith("@@docs-check done"), where
-    # And each block's output has what the document says it shows
+    # And each block's output has what the document says it shows, and is what it says it prints
     for index, block in enumerate(blocks):
         shown = (tmp_path / f"block-{index}.out").read_text(encoding="utf-8")
         for expected in block.expected:
             assert expected in shown, f"{block.document}:{block.line} does not show {expected!r}\n{shown}"
+        if block.prints is not None:
+            printed = [line.rstrip() for line in shown.rstrip("\n").split("\n")]
+            documented = "\n".join(block.prints)
+            assert prints_as_shown(block.prints, printed), (
+                f"{block.document}:{block.line} prints\n{shown}\nwhere the document shows\n{documented}"
+            )

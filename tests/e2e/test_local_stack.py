@@ -89,6 +89,14 @@ def test_unknown_route_is_404_problem(local_stack: LocalStackHandle) -> None:
     assert problem["title"] == "Not found"
 
 
+def test_docs_with_a_trailing_slash_reach_the_page(local_stack: LocalStackHandle) -> None:
+    # When a browser asks for /docs/ (as API Gateway, the gateway ignores the trailing slash)
+    # Then it is sent on to /docs (urllib follows the redirect as a browser does), which is the page
+    answer = local_stack.http.get("/docs/")
+    assert answer.status == 200 and answer.headers["content-type"].startswith("text/html"), answer.headers
+    assert b'src="docs/swagger-ui-bundle.min.js"' in answer.body
+
+
 def test_wrong_method_on_a_known_path_is_405_problem(local_stack: LocalStackHandle) -> None:
     answer = local_stack.http.get(resolve_path("run-1"))
     assert_problem(answer, 405, "method_not_allowed")
@@ -205,9 +213,69 @@ def test_a_handler_failure_fails_the_task_with_its_error_type(local_stack: Local
     )["executionArn"]
     # When request_interrupt raises in-process
     execution = wait_for(lambda: finished_execution(local_stack, execution_arn))
-    # Then the Task failed with the handler's error type, as on Lambda
+    # Then the Task failed with the handler's error type, as on Lambda, and the cause names the member
     assert execution["status"] == "FAILED"
     assert execution.get("error") == "InterruptPayloadInvalid"
+    assert "data.artifactId: Field required" in execution.get("cause", "")
+    # And the stack's log says so in one line of its own, and moto's long ERROR line is not shown
+    ended = f"execution {run_id} FAILED InterruptPayloadInvalid: data.artifactId: Field required"
+    wait_for(lambda: [line for line in local_stack.output if ended in line] or None)
+    assert not [line for line in local_stack.output if "FailureEventException" in line]
+
+
+def handler_lines(local_stack: LocalStackHandle) -> list[dict[str, Any]]:
+    """The handlers' log lines (Powertools JSON) the stack printed so far."""
+    lines = []
+    for line in list(local_stack.output):
+        try:
+            document = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(document, dict) and "function_name" in document:
+            lines.append(document)
+    return lines
+
+
+def test_log_lines_name_their_function_and_resolves_log_no_task_gone(local_stack: LocalStackHandle) -> None:
+    # Given six runs suspended at once (request_interrupt, the stream consumer, the lifecycle all busy)
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        runs = list(pool.map(lambda _: suspended_run(local_stack), range(6)))
+    token = local_stack.jwt("alice", "approvals:respond runs:read")
+    # When they are all resolved at once and their executions end
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        answers = list(
+            pool.map(
+                lambda run: local_stack.http.post(
+                    resolve_path(run[0]), {"resumeValue": RESUME_VALUE}, token=token
+                ),
+                runs,
+            )
+        )
+    assert [answer.status for answer in answers] == [200] * 6
+    interrupt_ids = {answer.json()["interruptId"] for answer in answers}
+    for _, execution_arn in runs:
+        assert (
+            wait_for(lambda arn=execution_arn: finished_execution(local_stack, arn))["status"] == "SUCCEEDED"
+        )
+    for run_id, _ in runs:
+        wait_for(
+            lambda run_id=run_id: [ln for ln in local_stack.output if f"execution {run_id} " in ln] or None
+        )
+    # Then every handler line names the function that wrote it
+    writers = {
+        "interrupt requested": "RequestInterruptFunction",
+        "execution ended": "RunLifecycleFunction",
+        "outbox delivery": "DeliverResolutionFunction",
+    }
+    for line in handler_lines(local_stack):
+        if line["message"] in writers:
+            assert line["function_name"].endswith(writers[line["message"]]), line
+    # And no resolve that worked was logged, or recorded, as a delivery to a task that is gone
+    deliveries = [line for line in handler_lines(local_stack) if line.get("interruptId") in interrupt_ids]
+    assert "task-gone" not in [line.get("result") for line in deliveries]
+    for run_id, _ in runs:
+        events = local_stack.http.get(f"/runs/{run_id}/events?mode=debug", token=token).json()["events"]
+        assert "interrupt.delivery_failed" not in [event["type"] for event in events]
 
 
 def start_stack(environment: dict[str, str]) -> subprocess.Popen[str]:

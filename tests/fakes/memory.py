@@ -287,6 +287,9 @@ class FixedClock:
     def advance(self, **delta: float) -> None:
         self.moment += timedelta(**delta)
 
+    def sleep(self, seconds: float) -> None:
+        self.advance(seconds=seconds)
+
 
 class CountingIds:
     def __init__(self) -> None:

@@ -173,3 +173,13 @@ def test_an_unknown_docs_asset_is_a_problem_404(handler: Handler) -> None:
     assert answer["statusCode"] == 404
     assert answer["headers"]["Content-Type"] == "application/problem+json"
     assert json.loads(answer["body"])["code"] == "not_found"
+
+
+def test_docs_with_a_trailing_slash_redirects_to_the_page(handler: Handler) -> None:
+    # Given GET /docs/, which API Gateway routes to GET /docs (rawPath keeps the slash)
+    event = sample_event("openapi_docs")
+    event["rawPath"] = event["requestContext"]["http"]["path"] = "/docs/"
+    event["routeKey"] = event["requestContext"]["routeKey"] = "GET /docs"
+    # When the function answers, Then it sends the browser to the page, whose links are relative to /docs
+    answer = handler(event)
+    assert (answer["statusCode"], answer["headers"]["Location"]) == (308, "../docs")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 
 class SystemClock:
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
 
 
 def rfc3339(moment: datetime) -> str:

@@ -28,6 +28,10 @@ class Clock(Protocol):
         """The current time, timezone-aware UTC."""
         ...
 
+    def sleep(self, seconds: float) -> None:
+        """Let `seconds` pass (a use case that must give another writer a moment)."""
+        ...
+
 
 class IdGenerator(Protocol):
     def new_interrupt_id(self) -> str: ...

@@ -64,6 +64,10 @@ INVALID: list[tuple[str, object, str, str]] = [
     ("edit-accept with null data", {"action": "edit-accept", "decidedAt": AT,
                                     "editedArtifactData": None},
      "resumeValue.editedArtifactData", "needs editedArtifactData"),
+    ("ask without a question", {"action": "ask", "decidedAt": AT},
+     "resumeValue.feedback", "needs feedback: the question"),
+    ("ask with a blank question", {"action": "ask", "feedback": "  ", "decidedAt": AT},
+     "resumeValue.feedback", "needs feedback: the question"),
 ]  # fmt: skip
 
 
@@ -100,6 +104,27 @@ def test_action_outside_the_interrupts_actions_is_refused() -> None:
     # Then it is refused, naming the action and what is allowed
     assert caught.value.extensions["path"] == "resumeValue.action"
     assert "'refine'" in caught.value.detail and "accept, reject" in caught.value.detail
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ({"action": "refine", "decidedAt": AT}, "'refine'"),  # not "needs refineFeedback"
+        ({"action": "accpet", "decidedAt": AT}, "'accpet'"),  # not the protocol's five
+        ({"action": 5, "decidedAt": AT}, "5"),
+    ],
+    ids=["refine not offered", "a typo", "not a string"],
+)
+def test_an_action_this_interrupt_does_not_offer_is_told_in_its_terms(value: object, shown: str) -> None:
+    # Given an interrupt offering accept and reject only
+    with pytest.raises(ValidationFailedError) as caught:
+        parse_approval_resume(value, ["accept", "reject"])
+    # Then the error names the action sent and this interrupt's actions, nothing else
+    assert (
+        caught.value.detail
+        == f"resumeValue.action: {shown} is not one of this interrupt's actions (accept, reject)"
+    )
+    assert caught.value.extensions["path"] == "resumeValue.action"
 
 
 def test_models_can_be_built_from_python_names() -> None:

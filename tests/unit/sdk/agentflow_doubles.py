@@ -1,5 +1,5 @@
-"""Test doubles of agentflow's interrupt classes, exactly as the reference shows them
-(/work/shared/spec/agentflow-interrupts-reference.md; agentflow is not installable here)."""
+"""Test doubles of agentflow's interrupt classes, exactly as agentflow's documentation shows them
+(summarised in docs/agentflow-interrupts.md; agentflow is not installable here)."""
 
 from __future__ import annotations
 

@@ -51,6 +51,8 @@ class OneInterrupt(RuleBasedStateMachine):
     def resolve(self, principal: str, action: str, key: str | None) -> None:
         caller = Caller(principal=principal, tenant_id="default", via="jwt")
         value = {"action": action, "decidedAt": "2026-11-30T10:00:00Z"}
+        if action == "ask":
+            value["feedback"] = "Which region first?"
         event = {"headers": {"Idempotency-Key": key} if key else {}}
         ref = idempotency_ref(event, "resolveInterruptByRun", caller, {"resumeValue": value})
         command = ResolveCommand(run=RUN, node_id="Gate", resume_value=value, caller=caller)

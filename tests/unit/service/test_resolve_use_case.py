@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,6 +16,8 @@ from waitgate.errors import (
 )
 from waitgate.identity import Caller
 from waitgate.records import RunRef
+from waitgate.service.deliver_resolution import DeliveryDependencies
+from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 from waitgate.service.request_interrupt import (
     InterruptRequest,
     RequestDependencies,
@@ -163,6 +166,29 @@ def test_after_the_deadline_no_resolve_wins(world: World) -> None:
     interrupt_id = world.store.interrupts[(RUN, "Gate")].interrupt_id
     with pytest.raises(InterruptExpiredError):
         world.resolve(ACCEPT, interrupt_id=interrupt_id, surface="token")
+
+
+def test_after_the_expiry_and_the_runs_failure_a_resolve_says_it_expired(world: World) -> None:
+    # Given an approval whose deadline passed, expired by its schedule, whose run then failed
+    world.request({**APPROVAL, "timeoutMs": 2000})
+    world.clock.advance(seconds=3)
+    interrupt_id = world.store.interrupts[(RUN, "Gate")].interrupt_id
+    deps = DeliveryDependencies(world.store, world.workflow, world.clock)
+    assert expire_interrupt(ExpiryRequest(RUN, "Gate", interrupt_id), deps) == "expired"
+    world.store.snapshots[RUN] = replace(world.store.snapshots[RUN], status="failed")
+    # When someone resolves it, on either surface
+    with pytest.raises(InterruptAlreadyResolvedError) as on_run:
+        world.resolve(ACCEPT)
+    with pytest.raises(InterruptExpiredError) as on_token:
+        world.resolve(ACCEPT, interrupt_id=interrupt_id, surface="token")
+    # Then both say this interrupt expired, and when (not that the run failed)
+    deadline = world.store.interrupts[(RUN, "Gate")].deadline
+    assert on_run.value.detail.startswith("expired. This interrupt expired")
+    assert f"deadline ({deadline}) passed" in on_run.value.detail
+    assert (
+        on_token.value.detail
+        == f"This interrupt expired: its deadline ({deadline}) passed before it was resolved."
+    )
 
 
 def test_a_token_for_an_earlier_interrupt_at_the_node_is_already_resolved(world: World) -> None:

@@ -82,6 +82,8 @@ class ApprovalResume(BaseModel):
             "edited_artifact_data" not in self.model_fields_set or self.edited_artifact_data is None
         ):
             raise _rule("editedArtifactData", "action 'edit-accept' needs editedArtifactData")
+        if self.action == "ask" and not (self.feedback or "").strip():
+            raise _rule("feedback", "action 'ask' needs feedback: the question to ask")
         return self
 
 
@@ -101,15 +103,17 @@ def _validate_model(model: type[_M], data: object, root: str) -> _M:
 
 
 def parse_approval_resume(data: object, allowed_actions: Sequence[str]) -> ApprovalResume:
-    """Validate an approval resume value against the interrupt's `actions`."""
-    resume = _validate_model(ApprovalResume, data, "resumeValue")
-    if resume.action not in allowed_actions:
+    """Validate an approval resume value against the interrupt's `actions`.
+
+    The action is checked first, against this interrupt's actions: a typo or an action the interrupt
+    does not offer is told as such (not as the protocol's five, nor as a member the action needs)."""
+    if isinstance(data, dict) and "action" in data and data["action"] not in allowed_actions:
         allowed = ", ".join(allowed_actions)
         raise ValidationFailedError(
-            f"resumeValue.action: {resume.action!r} is not one of this interrupt's actions ({allowed})",
+            f"resumeValue.action: {data['action']!r} is not one of this interrupt's actions ({allowed})",
             path="resumeValue.action",
         )
-    return resume
+    return _validate_model(ApprovalResume, data, "resumeValue")
 
 
 def parse_clarification_resume(

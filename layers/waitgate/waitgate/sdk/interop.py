@@ -1,6 +1,6 @@
 """Read agentflow's interrupt payloads and turn them into waitgate kinds.
 
-agentflow (../shared/spec/agentflow-interrupts-reference.md) passes plain dataclasses' dicts with a
+agentflow (its convention in short: docs/agentflow-interrupts.md) passes plain dataclasses' dicts with a
 `type` discriminator to `ctx.interrupt`: `QualityGateReview` ("quality_gate"), `ClarificationRequest`
 ("clarification"), and raises a `PermissionRequest` (duck-typed: it has `tool` and `options`).
 Nothing here imports agentflow: both the objects and their `to_payload()` dicts are read by shape.

@@ -7,6 +7,11 @@ item gets `deliveredAt` + `deliveryOutcome`: after a resolver's own send, with o
 otherwise (the outbox, the expiry, a task gone) with an `interrupt.delivered` or
 `interrupt.delivery_failed` debug event, in one conditional transaction. A throttled or failed send leaves
 the item undelivered: DeliveryFailedError reaches the caller, and the outbox tries again.
+
+The outbox may run while the resolver's own send is in flight (stream latency is not a bound): then
+Step Functions says the task is gone because the resolver just answered it. So before the outbox calls
+a task gone it gives the resolver a moment (RESOLVER_GRACE_PAUSES) to mark its delivery, and a
+resolve that worked is never recorded, nor logged, as a delivery to a task that was gone.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ DELIVERED = "delivered"
 TASK_GONE = "task-gone"
 Via = Literal["inline", "outbox", "expiry"]
 DeliveryResult = Literal["delivered", "task-gone", "already-delivered", "not-ended", "superseded"]
+RESOLVER_GRACE_PAUSES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)  # seconds; ~2.5 s in all, only on a task gone
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,8 @@ def deliver(
     try:
         send_ending(record, deps.workflow)
     except TaskGoneError as gone:
+        if via == "outbox" and (meanwhile := _handled_meanwhile(record, deps)) is not None:
+            return meanwhile
         reason = str(gone.extensions.get("aws_code", ""))
         record_delivery(record, deps, TASK_GONE, via, reason, committed)
         return "task-gone"
@@ -68,6 +76,19 @@ def deliver_undelivered(
     if record.delivered_at is not None:
         return "already-delivered"
     return deliver(record, deps, "outbox")
+
+
+def _handled_meanwhile(record: InterruptRecord, deps: DeliveryDependencies) -> DeliveryResult | None:
+    """What became of the item within the grace (re-read after each pause); None: nothing, the task
+    really is gone."""
+    for pause in RESOLVER_GRACE_PAUSES:
+        deps.clock.sleep(pause)
+        current = deps.store.load(record.run, record.node_id).interrupt
+        if current is None or current.interrupt_id != record.interrupt_id:
+            return "superseded"
+        if current.delivered_at is not None:
+            return "already-delivered"
+    return None
 
 
 def send_ending(record: InterruptRecord, workflow: Workflow) -> None:

@@ -17,18 +17,26 @@ def pending_record(
     interrupt_id: str | None = None,
     surface: Literal["run", "token"] = "run",
 ) -> InterruptRecord:
-    """The node's interrupt while it may still be answered (inspect and mint ask the same question)."""
+    """The node's interrupt while it may still be answered (inspect and mint ask the same question).
+
+    The refusal says what is most telling first: this interrupt's deadline passed, it was resolved,
+    its run ended (which cancels what still waits), or it was cancelled otherwise."""
     record = view.interrupt
     if view.snapshot is None or record is None:
         raise NotFoundError("No such run or node.")
     if interrupt_id is not None and record.interrupt_id != interrupt_id:
         raise InterruptAlreadyResolvedError("This interrupt was already resolved.")
+    if record.status == "expired" or (record.deadline and clock.now() >= parse_rfc3339(record.deadline)):
+        passed = f"This interrupt expired: its deadline ({record.deadline}) passed before it was resolved."
+        if surface == "token":
+            raise InterruptExpiredError(passed)
+        raise InterruptAlreadyResolvedError(f"expired. {passed}")
+    if record.status == "resolved":
+        raise InterruptAlreadyResolvedError("This interrupt was already resolved.")
     if view.snapshot.is_terminal:
-        raise InterruptAlreadyResolvedError(f"The run is {view.snapshot.status}.")
+        raise InterruptAlreadyResolvedError(
+            f"The run has ended ({view.snapshot.status}): it waits for nothing."
+        )
     if record.status != "pending":
         raise InterruptAlreadyResolvedError(f"This interrupt was already {record.status}.")
-    if record.deadline and clock.now() >= parse_rfc3339(record.deadline):
-        if surface == "token":
-            raise InterruptExpiredError("This interrupt's deadline has passed.")
-        raise InterruptAlreadyResolvedError("expired")
     return record

@@ -1,0 +1,165 @@
+"""The `waitgate` command as a newcomer meets it: --version, --help, one-line errors with no stack,
+and a dev-inbox that lists every notice the stack sent."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import tomllib
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, free_port, run_local, stack_environment
+
+pytestmark = pytest.mark.e2e
+
+NEEDS_A_STACK = [
+    ["dev-inbox"],
+    ["dev-inbox", "--run-id", "release-42", "--json"],
+    ["dev-jwt", "--sub", "alice"],
+    ["directory", "list", "--group", "release"],
+    ["directory", "add-member", "--group", "release", "--principal", "bob"],
+    ["directory", "remove-member", "--role", "oncall", "--principal", "bob"],
+]
+HELPS = [
+    [],
+    ["dev"],
+    ["dev-jwt"],
+    ["dev-inbox"],
+    ["directory"],
+    ["directory", "add-member"],
+    ["directory", "list"],
+]
+
+
+def stopped_stack_dir(folder: Path) -> dict[str, str]:
+    """The state directory a stopped stack leaves: local.json naming ports nobody listens on, and the
+    pid file of a process that is gone."""
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    api, aws = f"http://127.0.0.1:{free_port()}", f"http://127.0.0.1:{free_port()}"
+    (folder / "dev.pid").write_text(f"{gone.stdout.strip()} {api}\n", encoding="utf-8")
+    description = {
+        "apiUrl": api,
+        "awsEndpointUrl": aws,
+        "region": "us-east-1",
+        "jwt": {"issuer": f"{api}/.local-issuer", "audience": "waitgate-local", "tenantClaim": "tenant"},
+        "tableNames": {"DirectoryTable": "waitgate-local-DirectoryTable"},
+        "inboxQueueUrl": f"{aws}/123456789012/waitgate-local-inbox",
+    }
+    (folder / "local.json").write_text(json.dumps(description), encoding="utf-8")
+    return stack_environment(folder)
+
+
+def test_version_is_the_package_version() -> None:
+    # Given the package's version in pyproject.toml
+    expected = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    # When `waitgate --version` runs, Then it prints it
+    answer = run_local(["--version"], dict(os.environ))
+    assert (answer.returncode, answer.stdout.strip()) == (0, f"waitgate {expected}")
+
+
+@pytest.mark.parametrize("state", ["never started", "stopped"])
+@pytest.mark.parametrize("command", NEEDS_A_STACK, ids=" ".join)
+def test_a_command_with_no_stack_says_so_in_one_line(tmp_path: Path, command: list[str], state: str) -> None:
+    # Given no local stack running for the state directory (none ever, or one that stopped)
+    environment = stack_environment(tmp_path) if state == "never started" else stopped_stack_dir(tmp_path)
+    # When a command that needs one runs
+    answer = run_local(command, environment)
+    # Then it exits 1 with one line that says so, and no traceback
+    assert answer.returncode == 1
+    assert answer.stdout == ""
+    assert answer.stderr.count("\n") == 1 and "Traceback" not in answer.stderr, answer.stderr
+    assert "no local stack is running" in answer.stderr and "waitgate dev" in answer.stderr
+
+
+@pytest.mark.parametrize("command", HELPS, ids=lambda c: " ".join(c) or "waitgate")
+def test_every_help_says_what_it_does_with_an_example(command: list[str]) -> None:
+    # When --help is asked of a command
+    answer = run_local([*command, "--help"], dict(os.environ))
+    # Then it exits 0 and shows a description and one example of the command itself
+    assert answer.returncode == 0, answer.stderr
+    text = answer.stdout
+    assert "example:\n  " in text
+    example = text.split("example:\n", 1)[1].strip().splitlines()[0]
+    assert f"waitgate {command[0]}" in example if command else "waitgate " in example
+    assert len(text.split("\n\n")) >= 3, text  # usage, description, options at least
+
+
+def test_the_top_help_and_dev_help_name_the_variables_and_defaults() -> None:
+    for command in ([], ["dev"]):
+        text = run_local([*command, "--help"], dict(os.environ)).stdout
+        for variable, default in (("WAITGATE_PORT", "3000"), ("WAITGATE_AWS_PORT", "4566")):
+            assert variable in text and f"(default {default})" in text
+        assert "WAITGATE_STATE_DIR" in text and "(default .waitgate)" in text
+
+
+@pytest.mark.parametrize(
+    "command", [["no-such-command"], ["dev-jwt"], ["dev-inbox", "--json", "--link"], []], ids=" ".join
+)
+def test_a_usage_error_is_one_line_and_exit_1(command: list[str]) -> None:
+    answer = run_local(command, dict(os.environ))
+    assert answer.returncode == 1
+    assert answer.stderr.count("\n") == 1 and "--help" in answer.stderr, answer.stderr
+
+
+def notices(stack: LocalStackHandle, *filters: str) -> list[dict[str, Any]]:
+    listed = run_local(["dev-inbox", "--json", *filters], stack.environment)
+    return [json.loads(line) for line in listed.stdout.splitlines() if line.strip()]
+
+
+def wait_for(probe: Any, timeout: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if (result := probe()) is not None:
+            return result
+        time.sleep(0.2)
+    raise AssertionError("timed out waiting")
+
+
+def test_dev_inbox_lists_all_of_25_notifications_and_finds_each(local_stack: LocalStackHandle) -> None:
+    # Given 25 runs that each notified alice
+    prefix = f"inbox-{uuid.uuid4().hex[:6]}"
+    run_ids = [f"{prefix}-{number}" for number in range(25)]
+    for run_id in run_ids:
+        approval = {
+            "kind": "approval",
+            "key": "ship",
+            "data": {
+                "artifactId": run_id,
+                "artifactType": "doc",
+                "title": f"Ship {run_id}?",
+                "actions": ["accept", "reject"],
+                "approversList": ["alice"],
+            },
+        }
+        local_stack.sfn.start_execution(
+            stateMachineArn=local_stack.state_machines["interrupt"],
+            name=run_id,
+            input=json.dumps({"interrupt": approval}),
+        )
+    # When they have all been sent, Then `dev-inbox` lists all 25, oldest first
+    listed = wait_for(
+        lambda: (
+            found if len(found := [n for n in notices(local_stack) if n["runId"] in run_ids]) == 25 else None
+        )
+    )
+    assert [n["sentAt"] for n in listed] == sorted(n["sentAt"] for n in listed)
+    # And `--run-id` finds each one, with its link
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        lookups = list(pool.map(lambda run_id: notices(local_stack, "--run-id", run_id), run_ids))
+    for run_id, found in zip(run_ids, lookups, strict=True):
+        assert [(n["runId"], n["recipient"]) for n in found] == [(run_id, "alice")]
+        assert found[0]["link"].startswith(local_stack.api_url + "/interrupts/ow2.")
+    # And a lookup of a run that sent nothing says so in one line, exit 1
+    missing = run_local(["dev-inbox", "--run-id", f"{prefix}-none", "--json"], local_stack.environment)
+    assert (missing.returncode, missing.stdout) == (1, "")
+    assert missing.stderr == f"waitgate dev-inbox: no notification of run {prefix}-none yet\n"

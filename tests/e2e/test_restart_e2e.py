@@ -1,0 +1,116 @@
+"""The local stack keeps its state across restarts (docs/local-stack.md): a run suspended before a
+SIGINT is resolved after the next start through the link sent before it; --fresh starts empty."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import LocalStackHandle, run_local, running_stack
+
+pytestmark = pytest.mark.e2e
+
+DECISION = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
+
+
+def wait_for(probe: Any, timeout: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if (result := probe()) is not None:
+            return result
+        time.sleep(0.2)
+    raise AssertionError("timed out waiting")
+
+
+def link_of(stack: LocalStackHandle, run_id: str) -> str | None:
+    listed = run_local(["dev-inbox", "--run-id", run_id, "--link"], stack.environment)
+    return listed.stdout.strip() or None
+
+
+def suspend(stack: LocalStackHandle, run_id: str) -> str:
+    """An approval for alice at node Interrupt of the generic workflow; its execution's ARN."""
+    approval = {
+        "kind": "approval",
+        "key": "ship",
+        "data": {
+            "artifactId": "a1",
+            "artifactType": "doc",
+            "title": "Ship it?",
+            "actions": ["accept", "reject"],
+            "approversList": ["alice"],
+        },
+    }
+    arn: str = stack.sfn.start_execution(
+        stateMachineArn=stack.state_machines["interrupt"],
+        name=run_id,
+        input=json.dumps({"interrupt": approval}),
+    )["executionArn"]
+    return arn
+
+
+def state_line(stack: LocalStackHandle) -> str:
+    (line,) = [line for line in stack.output if line.startswith("waitgate dev: state kept in ")]
+    return line
+
+
+def ended(stack: LocalStackHandle, execution_arn: str) -> dict[str, Any]:
+    def finished() -> dict[str, Any] | None:
+        execution: dict[str, Any] = stack.sfn.describe_execution(executionArn=execution_arn)
+        return None if execution["status"] == "RUNNING" else execution
+
+    execution: dict[str, Any] = wait_for(finished)
+    return execution
+
+
+def test_a_run_suspended_before_a_restart_resolves_through_its_old_link(tmp_path: Path) -> None:
+    # Given a stack with a run waiting for alice, the link she was sent, and a directory member
+    run_id = f"kept-{uuid.uuid4().hex[:8]}"
+    with running_stack(tmp_path) as first:
+        execution_arn = suspend(first, run_id)
+        link = wait_for(lambda: link_of(first, run_id))
+        run_local(["directory", "add-member", "--group", "release", "--principal", "bob"], first.environment)
+    # When the stack was stopped with SIGINT (it exits 0) and starts again on the same ports
+    assert first.process is not None and first.process.returncode == 0, "".join(first.output)
+    with running_stack(tmp_path, first.environment) as second:
+        # Then it says what it restored, in one line, before it is ready
+        assert "1 waiting execution (started again)" in state_line(second)
+        assert "not kept across restarts: finished executions" in state_line(second)
+        # And alice's old link resolves the run, and the execution (same ARN) goes on once
+        answer = second.http.post(link.removeprefix(second.api_url), {"resumeValue": DECISION})
+        assert (answer.status, answer.json()["status"]) == (200, "resolved"), answer.body
+        execution = ended(second, execution_arn)
+        assert (execution["status"], json.loads(execution["output"])["action"]) == ("SUCCEEDED", "accept")
+        # And the run was asked once, the inbox and the directory are as they were
+        reader = second.jwt("reader", "runs:read")
+        events = second.http.get(f"/runs/{run_id}/events?mode=debug", token=reader).json()["events"]
+        types = [event["type"] for event in events]
+        assert types.count("interrupt.requested") == 1 and "interrupt.delivery_failed" not in types
+        assert link_of(second, run_id) == link
+        members = run_local(["directory", "list", "--group", "release"], second.environment).stdout
+        assert members.split() == ["bob"]
+
+
+def test_fresh_starts_empty(tmp_path: Path) -> None:
+    # Given a stack that was stopped with a run, a notice and a directory member kept
+    run_id = f"forgotten-{uuid.uuid4().hex[:8]}"
+    with running_stack(tmp_path) as first:
+        suspend(first, run_id)
+        wait_for(lambda: link_of(first, run_id))
+        run_local(["directory", "add-member", "--group", "release", "--principal", "bob"], first.environment)
+    # When it starts again with --fresh
+    with running_stack(tmp_path, first.environment, ("--fresh",)) as fresh:
+        # Then it says so, and nothing of before is there: no run, no execution, no notice, no member
+        assert "starting empty (--fresh)" in state_line(fresh)
+        reader = fresh.jwt("reader", "runs:read")
+        assert fresh.http.get(f"/runs/{run_id}", token=reader).status == 404
+        executions = fresh.sfn.list_executions(stateMachineArn=fresh.state_machines["interrupt"])
+        assert executions["executions"] == []
+        listed = run_local(["dev-inbox"], fresh.environment)
+        assert (listed.returncode, listed.stdout.strip()) == (0, "(no notifications yet)")
+        members = run_local(["directory", "list", "--group", "release"], fresh.environment).stdout
+        assert members.strip() == ""
