@@ -17,10 +17,11 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from bench.local_stack import REPO_ROOT, BenchStack, Deadline
+from bench.local_stack import BenchStack, Deadline
 from bench.report import Row
 from bench.samples import ACCEPT, APPROVAL
 from bench.task_tokens import TaskTokens
+from local.stack_process import REPO_ROOT
 
 GROUP = "first request"
 RUNS = 10

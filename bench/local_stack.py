@@ -1,29 +1,22 @@
 """A fresh local stack for one benchmark: `python -m local dev` in a subprocess, on free ports, with a
-state directory of its own (the approach of tests/e2e/conftest.py, without pytest), stopped on exit."""
+state directory of its own (`local.stack_process`, the starter the e2e tests use too), stopped on exit."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import boto3
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-READY_PREFIX = "waitgate local stack ready: "
-START_TIMEOUT_SECONDS = 90
+from local.stack_process import StackDidNotStartError, stack_environment, started_stack
 
 
 class StackFailedError(RuntimeError):
@@ -39,64 +32,29 @@ class Answer:
         return json.loads(self.body)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class BenchStack:
     """`with BenchStack() as stack:` — the running stack, its local.json, clients, JWTs and HTTP."""
 
     def __init__(self) -> None:
         self.state_dir = Path(tempfile.mkdtemp(prefix="waitgate-bench-"))
-        self.environment = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "WAITGATE_"))}
-        self.environment.update(
-            WAITGATE_STATE_DIR=str(self.state_dir),
-            WAITGATE_PORT=str(free_port()),
-            WAITGATE_AWS_PORT=str(free_port()),
-            PYTHONUNBUFFERED="1",
-        )
+        self.environment = stack_environment(self.state_dir)
         self.output: list[str] = []
-        self.process: subprocess.Popen[str] | None = None
         self.description: dict[str, Any] = {}
         self._issuer: Any = None
+        self._stack = ExitStack()
 
     def __enter__(self) -> BenchStack:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "local", "dev"],
-            cwd=REPO_ROOT,
-            env=self.environment,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        ready = threading.Event()
-        threading.Thread(target=self._collect, args=(ready,), daemon=True).start()
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while not ready.wait(0.2):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.__exit__()
-                raise StackFailedError("the local stack did not become ready:\n" + "".join(self.output[-40:]))
-        self.description = json.loads((self.state_dir / "local.json").read_text(encoding="utf-8"))
+        try:
+            started = self._stack.enter_context(started_stack(self.state_dir, self.environment))
+        except StackDidNotStartError as failed:
+            self.__exit__()
+            raise StackFailedError(str(failed)) from None
+        self.output, self.description = started.output, started.description
         return self
 
     def __exit__(self, *_: object) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        self._stack.close()
         shutil.rmtree(self.state_dir, ignore_errors=True)
-
-    def _collect(self, ready: threading.Event) -> None:
-        assert self.process is not None and self.process.stdout is not None
-        for line in self.process.stdout:
-            self.output.append(line)
-            if line.startswith(READY_PREFIX):
-                ready.set()
 
     @property
     def api_url(self) -> str:
@@ -136,8 +94,8 @@ class BenchStack:
 
     def jwt(self, sub: str, scope: str) -> str:
         """A JWT from the stack's own issuer (what `waitgate dev-jwt` prints), without a subprocess."""
-        from local.jwt_issuer import LocalIssuer, caller_claims
-        from local.state_dir import StateDir
+        from local.standins.jwt_issuer import LocalIssuer, caller_claims
+        from local.state.state_dir import StateDir
 
         if self._issuer is None:
             self._issuer = LocalIssuer.of_running_stack(StateDir(self.state_dir))

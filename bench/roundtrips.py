@@ -254,7 +254,7 @@ def _difference(rows: list[Row]) -> list[Row]:
 def run() -> list[Row]:
     from moto import mock_aws
 
-    from local.moto_atomicity import serialize_dynamodb_operations
+    from local.patches.moto_atomicity import serialize_dynamodb_operations
     from tests.integration.workflow_harness import WorkflowHarness
 
     serialize_dynamodb_operations()

@@ -47,7 +47,7 @@ class Counted:
 
 def create_table_from_template(client: Any, logical_id: str, name: str) -> str:
     """As tests/integration/conftest.py does: the table's own properties from template.yaml."""
-    from local.sam_template import load_template
+    from local.template.sam_template import load_template
 
     properties = load_template()["Resources"][logical_id]["Properties"]
     keys = (
@@ -226,7 +226,7 @@ def _measure(table: str) -> list[Row]:
 def run() -> list[Row]:
     from moto import mock_aws
 
-    from local.moto_atomicity import serialize_dynamodb_operations
+    from local.patches.moto_atomicity import serialize_dynamodb_operations
 
     serialize_dynamodb_operations()
     saved = dict(os.environ)

@@ -1,13 +1,11 @@
 """Soak: 500 interrupts on a local stack whose SendTaskSuccess calls fail 20% of the time (injected
-throttling, local/faults.py) → every execution SUCCEEDED with its own value, delivered inline or by
+throttling, local/patches/faults.py) → every execution SUCCEEDED with its own value, delivered inline or by
 the outbox (docs/durability.md). Bounded: gives up after SOAK_LIMIT_SECONDS."""
 
 from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -16,6 +14,7 @@ import urllib.error
 import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -23,48 +22,24 @@ import boto3
 
 from bench.report import Row
 from bench.throughput import forget
+from local.stack_process import REPO_ROOT, stack_environment, started_stack
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 INTERRUPTS = int(os.environ.get("SOAK_INTERRUPTS") or 500)
 FAULTS = "send_task_success:0.2"
 SOAK_LIMIT_SECONDS = 1200
-READY_PREFIX = "waitgate local stack ready: "
 WAVE = 50
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class Stack:
-    """`python -m local dev` with the faults switched on, in a state directory of its own."""
+    """`python -m local dev` with the faults switched on, in a state directory of its own
+    (`local.stack_process`, the one starter)."""
 
     def __init__(self) -> None:
         self.state = Path(tempfile.mkdtemp(prefix="waitgate-soak-"))
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "WAITGATE_"))}
-        self.env.update(
-            WAITGATE_STATE_DIR=str(self.state),
-            WAITGATE_PORT=str(_free_port()),
-            WAITGATE_AWS_PORT=str(_free_port()),
-            WAITGATE_FAULTS=FAULTS,
-            PYTHONUNBUFFERED="1",
-        )
-        command = [sys.executable, "-m", "local", "dev"]
-        self.process = subprocess.Popen(
-            command, cwd=REPO_ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            if line.startswith(READY_PREFIX):
-                break
-        else:
-            raise RuntimeError("the local stack did not start")
-        subprocess.Popen(
-            ["cat"], stdin=self.process.stdout, stdout=subprocess.DEVNULL
-        )  # keep the pipe drained
-        self.description: dict[str, Any] = json.loads((self.state / "local.json").read_text())
+        self.env = {**stack_environment(self.state), "WAITGATE_FAULTS": FAULTS}
+        self._running = ExitStack()
+        started = self._running.enter_context(started_stack(self.state, self.env))
+        self.description: dict[str, Any] = started.description
 
     def client(self, service: str) -> Any:
         return boto3.client(
@@ -89,11 +64,7 @@ class Stack:
         return answer.stdout.strip()
 
     def stop(self) -> None:
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        self._running.close()
 
 
 def _resolve(stack: Stack, token: str, run_id: str, value: dict[str, Any], deadline: float) -> int:

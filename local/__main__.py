@@ -2,6 +2,6 @@
 
 import sys
 
-from local.cli import main
+from local.cli.main import main
 
 sys.exit(main())

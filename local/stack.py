@@ -10,33 +10,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from local import lambda_runtime, stopped_executions, task_failures
 from local.aws_clients import AwsClients
-from local.compute_resources import COMPUTE_CREATORS
-from local.data_resources import DATA_CREATORS
-from local.event_resources import EVENT_CREATORS
-from local.execution_events import execution_event_pump
-from local.faults import install_faults
-from local.function_environment import apply_environment, shared_environment
-from local.gateway import Gateway, GatewayServer
-from local.http_routes import routes_of
-from local.inbox import count_notices, create_inbox, inbox_pump
-from local.intrinsics import Intrinsics, parameter_values, pseudo_parameters
-from local.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
-from local.kept_state import KeptState, start_line
-from local.lambda_runtime import FunctionRegistry
-from local.moto_atomicity import serialize_dynamodb_operations
-from local.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
-from local.pumps import Pump
-from local.resources import Creator, StackContext, create_all
-from local.running_instance import PidFile
-from local.sam_template import load_template, translate
-from local.schedule_pump import schedule_pump
-from local.stack_description import describe_stack
-from local.state_capture import autosave_pump
-from local.state_dir import StateDir
-from local.state_restore import Restore, wait_until_reattached
-from local.stream_dispatch import StreamDispatcher
+from local.patches import check_moto_version, lambda_runtime, stopped_executions, task_failures
+from local.patches.faults import install_faults
+from local.patches.lambda_runtime import FunctionRegistry
+from local.patches.moto_atomicity import serialize_dynamodb_operations
+from local.patches.stream_dispatch import StreamDispatcher
+from local.standins.execution_events import execution_event_pump
+from local.standins.gateway import Gateway, GatewayServer
+from local.standins.inbox import count_notices, create_inbox, inbox_pump
+from local.standins.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
+from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
+from local.standins.pumps import Pump
+from local.standins.schedule_pump import schedule_pump
+from local.state.kept_state import KeptState, start_line
+from local.state.running_instance import PidFile
+from local.state.state_capture import autosave_pump
+from local.state.state_dir import StateDir
+from local.state.state_restore import Restore, wait_until_reattached
+from local.template.compute_resources import COMPUTE_CREATORS
+from local.template.data_resources import DATA_CREATORS
+from local.template.event_resources import EVENT_CREATORS
+from local.template.function_environment import apply_environment, shared_environment
+from local.template.http_routes import routes_of
+from local.template.intrinsics import Intrinsics, parameter_values, pseudo_parameters
+from local.template.resources import Creator, StackContext, create_all
+from local.template.sam_template import load_template, translate
+from local.template.stack_description import describe_stack
 
 logger = logging.getLogger(__name__)
 STACK_NAME = "waitgate-local"
@@ -94,7 +94,7 @@ class LocalStack:
 
     def start(self) -> None:
         """Everything up, the kept state restored, local.json written; raises AlreadyRunningError,
-        PortInUseError or KeptStateUnreadableError."""
+        PortInUseError, KeptStateUnreadableError or MotoVersionError."""
         state_dir = self.settings.state_dir
         self._pid_file = PidFile(state_dir)
         self._pid_file.claim(self.settings.api_url)
@@ -130,7 +130,9 @@ class LocalStack:
         self._write_description(issuer)
 
     def _install_patches(self) -> None:
-        """What moto does differently from AWS, set right before the first AWS call (all idempotent)."""
+        """What moto does differently from AWS, set right before the first AWS call (all idempotent,
+        all through `local.patches.replace_attribute`); refused on a moto the patches were not written for."""
+        check_moto_version()
         serialize_dynamodb_operations()
         install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS

@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
 import subprocess
 import sys
-import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -21,9 +16,9 @@ from typing import Any
 import boto3
 import pytest
 
+from local.stack_process import StackDidNotStartError, started_stack
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
-READY_PREFIX = "waitgate local stack ready: "
-START_TIMEOUT_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -148,74 +143,19 @@ def run_local(arguments: list[str], environment: dict[str, str]) -> subprocess.C
     )
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def stack_environment(state_dir: Path) -> dict[str, str]:
-    environment = {
-        key: value for key, value in os.environ.items() if not key.startswith(("AWS_", "WAITGATE_"))
-    }
-    environment.update(
-        WAITGATE_STATE_DIR=str(state_dir),
-        WAITGATE_PORT=str(free_port()),
-        WAITGATE_AWS_PORT=str(free_port()),
-        PYTHONUNBUFFERED="1",
-    )
-    return environment
-
-
-def _collect(stream: Any, lines: list[str], ready: threading.Event) -> None:
-    for line in stream:
-        lines.append(line)
-        if line.startswith(READY_PREFIX):
-            ready.set()
-
-
-def wait_until_ready(process: subprocess.Popen[str], output: list[str]) -> None:
-    ready = threading.Event()
-    threading.Thread(target=_collect, args=(process.stdout, output, ready), daemon=True).start()
-    deadline = time.monotonic() + START_TIMEOUT_SECONDS
-    while not ready.wait(0.2):
-        if process.poll() is not None or time.monotonic() > deadline:
-            stop(process)
-            pytest.fail("the local stack did not become ready:\n" + "".join(output))
-
-
-def stop(process: subprocess.Popen[str]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 @contextmanager
 def running_stack(
     state_dir: Path, environment: dict[str, str] | None = None, arguments: tuple[str, ...] = ()
 ) -> Iterator[LocalStackHandle]:
-    """`python -m local dev` with its own state dir, until the block ends (stopped with SIGINT); on
-    free ports unless `environment` (of an earlier stack, say: then on the same ports)."""
-    environment = environment or stack_environment(state_dir)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "local", "dev", *arguments],
-        cwd=REPO_ROOT,
-        env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    output: list[str] = []
+    """`python -m local dev` with its own state dir, until the block ends (`local.stack_process`, the
+    one starter); on free ports unless `environment` (of an earlier stack, say: then on the same ports)."""
     try:
-        wait_until_ready(process, output)
-        description = json.loads((state_dir / "local.json").read_text(encoding="utf-8"))
-        yield LocalStackHandle(description, state_dir, environment, output, process)
-    finally:
-        stop(process)
+        with started_stack(state_dir, environment, arguments) as started:
+            yield LocalStackHandle(
+                started.description, state_dir, started.environment, started.output, started.process
+            )
+    except StackDidNotStartError as failed:
+        pytest.fail(str(failed))
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, free_port, run_local, stack_environment
+from local.stack_process import free_port, stack_environment
+from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, run_local
 
 pytestmark = pytest.mark.e2e
 

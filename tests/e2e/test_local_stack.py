@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import signal
 import socket
-import subprocess
-import sys
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -16,15 +14,10 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from local.jwt_issuer import LocalIssuer, caller_claims
-from local.state_dir import StateDir
-from tests.e2e.conftest import (
-    REPO_ROOT,
-    LocalStackHandle,
-    run_local,
-    stack_environment,
-    wait_until_ready,
-)
+from local.stack_process import stack_environment, started_stack
+from local.standins.jwt_issuer import LocalIssuer, caller_claims
+from local.state.state_dir import StateDir
+from tests.e2e.conftest import LocalStackHandle, run_local
 
 pytestmark = pytest.mark.e2e
 
@@ -278,27 +271,15 @@ def test_log_lines_name_their_function_and_resolves_log_no_task_gone(local_stack
         assert "interrupt.delivery_failed" not in [event["type"] for event in events]
 
 
-def start_stack(environment: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "local", "dev"],
-        cwd=REPO_ROOT,
-        env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-
-
 def test_sigterm_stops_the_stack_cleanly(tmp_path: Path) -> None:
     # Given a stack of its own
-    environment = stack_environment(tmp_path)
-    process = start_stack(environment)
-    wait_until_ready(process, [])
-    assert (tmp_path / "dev.pid").exists()
-    # When it gets SIGTERM
-    process.send_signal(signal.SIGTERM)
-    # Then it exits 0, its pid file removed and its ports free again
-    assert process.wait(timeout=15) == 0
+    with started_stack(tmp_path) as stack:
+        environment = stack.environment
+        assert (tmp_path / "dev.pid").exists()
+        # When it gets SIGTERM
+        stack.process.send_signal(signal.SIGTERM)
+        # Then it exits 0, its pid file removed and its ports free again
+        assert stack.process.wait(timeout=15) == 0
     assert not (tmp_path / "dev.pid").exists()
     for variable in ("WAITGATE_PORT", "WAITGATE_AWS_PORT"):
         with socket.socket() as probe:

@@ -9,8 +9,8 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from local.moto_atomicity import serialize_dynamodb_operations
-from local.sam_template import load_template
+from local.patches.moto_atomicity import serialize_dynamodb_operations
+from local.template.sam_template import load_template
 from tests.support.links import generated_secret
 
 REGION = "us-east-1"

@@ -9,12 +9,12 @@ from contextlib import contextmanager
 import boto3
 from moto import mock_aws
 
-from local.kept_state import KeptState
-from local.lambda_runtime import FunctionRegistry
-from local.resources import StackContext
+from local.patches.lambda_runtime import FunctionRegistry
 from local.stack import create_template_resources
-from local.state_capture import capture
-from local.state_restore import Restore
+from local.state.kept_state import KeptState
+from local.state.state_capture import capture
+from local.state.state_restore import Restore
+from local.template.resources import StackContext
 
 ROLE = "arn:aws:iam::123456789012:role/mine"
 OWN_MACHINE = '{"StartAt": "Wait", "States": {"Wait": {"Type": "Wait", "Seconds": 3600, "End": true}}}'

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from local.intrinsics import IntrinsicError, Intrinsics, parameter_values
-from local.lambda_runtime import FunctionRegistry
+from local.patches.lambda_runtime import FunctionRegistry
 from local.stack import create_template_resources
+from local.template.intrinsics import IntrinsicError, Intrinsics, parameter_values
 
 ASL_FRAGMENT = '{"taskToken.$": "$$.Task.Token", "FunctionName": "${Fn}", "literal": "${!Kept}"}'
 
@@ -126,7 +126,7 @@ def test_the_outbox_mapping_keeps_the_templates_batching_window(aws: None, dynam
     from moto.awslambda.models import lambda_backends
     from moto.core import DEFAULT_ACCOUNT_ID
 
-    from local.stream_dispatch import batching_window_seconds
+    from local.patches.stream_dispatch import batching_window_seconds
 
     _, translated, _ = create_template_resources(
         "http://127.0.0.1:3000", "http://127.0.0.1:3000/.local-issuer", FunctionRegistry()

@@ -14,7 +14,7 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from local.sam_template import load_template
+from local.template.sam_template import load_template
 from tests.support.handlers import Handler, sample_event
 from waitgate.http.openapi.browsable import ASSET_TYPES
 

@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from local.sam_template import REPO_ROOT, load_state_machine_definition, load_template, translate
+from local.template.sam_template import REPO_ROOT, load_state_machine_definition, load_template, translate
 
 ASL_SCHEMA = json.loads(
     (

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from local.event_patterns import UnsupportedPatternError, check_pattern, matches
-from local.sam_template import load_template
+from local.template.event_patterns import UnsupportedPatternError, check_pattern, matches
+from local.template.sam_template import load_template
 
 
 def outbox_pattern() -> dict[str, Any]:

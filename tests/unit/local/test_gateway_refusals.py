@@ -10,10 +10,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from werkzeug.test import Client
 
-from local.gateway import Gateway
-from local.http_routes import Route
-from local.jwt_issuer import LocalIssuer
-from local.lambda_runtime import FunctionRegistry
+from local.patches.lambda_runtime import FunctionRegistry
+from local.standins.gateway import Gateway
+from local.standins.jwt_issuer import LocalIssuer
+from local.template.http_routes import Route
 
 TOKEN = "ow2.hs256.k1.eyJhIjoxfQ.bWFj"
 ROUTES = [

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from local.kept_state import NOT_KEPT, KeptState, KeptStateUnreadableError, start_line
+from local.state.kept_state import NOT_KEPT, KeptState, KeptStateUnreadableError, start_line
 
 
 def summary_of(**parts: Any) -> str:

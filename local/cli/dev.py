@@ -1,0 +1,81 @@
+"""`waitgate dev`: the local stack in the foreground, until Ctrl-C (SIGINT), SIGTERM or SIGHUP."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from types import FrameType
+from typing import Any
+
+from local.cli.dev_log import configure_logging
+from local.patches import MotoVersionError
+from local.state.kept_state import KeptStateUnreadableError
+from local.state.running_instance import AlreadyRunningError
+
+READY_LINE = "waitgate local stack ready: {api_url}"
+DESCRIPTION = """\
+Run waitgate on this machine with no AWS account and no Docker: template.yaml's tables, topics,
+queues, secrets, functions and state machines on an embedded moto server, the handlers in this
+process, and the HTTP API with its JWT authorizer. It prints one line saying what state it found,
+then `waitgate local stack ready: <apiUrl>`, and writes local.json (the API URL, the AWS endpoint,
+the state machine ARNs, the local JWT issuer) to the state directory.
+
+The state (runs, executions waiting on an interrupt, directory members, the inbox, the signing keys,
+the JWT issuer key) is kept in the state directory across restarts; --fresh starts empty."""
+EXAMPLE = """\
+environment:
+  WAITGATE_PORT       the HTTP API's port (default 3000)
+  WAITGATE_AWS_PORT   the embedded AWS endpoint's port (default 4566)
+  WAITGATE_STATE_DIR  the state directory (default .waitgate)
+
+example:
+  WAITGATE_PORT=3001 waitgate dev --fresh"""
+
+
+def add_dev_parser(commands: Any) -> None:
+    dev = commands.add_parser(
+        "dev",
+        help="run the local stack (moto, the handlers, the HTTP API) until Ctrl-C",
+        description=DESCRIPTION,
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    dev.add_argument("--fresh", action="store_true", help="forget the kept state and start empty")
+    dev.add_argument("--verbose", action="store_true", help="debug logs on stderr, moto's included")
+
+
+def _say(line: str) -> None:
+    print(f"waitgate dev: {line}", flush=True)
+
+
+def run_dev(arguments: argparse.Namespace) -> int:
+    """Start the stack, print its state line and the ready line, serve until a stop signal."""
+    from local.stack import LocalStack, PortInUseError, StackSettings
+
+    configure_logging(arguments.verbose)
+    stopping = threading.Event()
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    for stop_signal in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop_signal, request_stop)
+    stack = LocalStack(StackSettings.from_environment(fresh=arguments.fresh), announce=_say)
+    try:
+        stack.start()
+    except (AlreadyRunningError, PortInUseError, KeptStateUnreadableError, MotoVersionError) as refusal:
+        stack.stop()
+        print(f"waitgate dev: {refusal}", file=sys.stderr)
+        return 1
+    except BaseException:
+        stack.stop()
+        raise
+    print(READY_LINE.format(api_url=stack.description["apiUrl"]), flush=True)
+    while not stopping.wait(0.5):
+        pass
+    logging.getLogger(__name__).info("stopping the local stack")
+    stack.stop()
+    return 0

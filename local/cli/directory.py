@@ -1,0 +1,94 @@
+"""`waitgate directory add-member|remove-member|list`: manage group members and role holders.
+
+Without `--table` it talks to the running local stack (the moto endpoint and the DirectoryTable
+named in `.waitgate/local.json`, or $WAITGATE_STATE_DIR/local.json). With `--table` it talks to
+real AWS with the usual credential chain (AWS_PROFILE, AWS_REGION, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import boto3
+
+from local.state.running_instance import running_stack_description
+from local.state.state_dir import StateDir
+from waitgate.adapters.dynamodb_directory import DynamoDbDirectory, RefKind
+
+DIRECTORY_LOGICAL_ID = "DirectoryTable"
+DESCRIPTION = """\
+Manage who belongs to an approver group and who holds a role, per tenant: the directory an approval's
+approverGroupRefs / approverRoleRefs are resolved against when someone votes (docs/approvals.md).
+Without --table it changes the running local stack; with --table, a deployed DirectoryTable."""
+ACTIONS = {
+    "add-member": (
+        "grant a group membership or a role",
+        "waitgate directory add-member --group release-managers --principal alice",
+    ),
+    "remove-member": (
+        "revoke a group membership or a role",
+        "waitgate directory remove-member --role oncall --principal bob",
+    ),
+    "list": (
+        "list a group's members or a role's holders",
+        "waitgate directory list --group release-managers",
+    ),
+}
+
+
+def add_directory_parser(commands: Any) -> None:
+    """The `directory` command and its three actions, on the CLI's subparsers."""
+    directory = commands.add_parser(
+        "directory",
+        help="manage approver groups and roles (the local stack's, or a deployed table's)",
+        description=DESCRIPTION,
+        epilog="example:\n  " + ACTIONS["add-member"][1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = directory.add_subparsers(dest="directory_action", required=True, metavar="ACTION")
+    for action, (text, example) in ACTIONS.items():
+        parser = actions.add_parser(
+            action,
+            help=text,
+            description=text[0].upper() + text[1:] + ".",
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        parser.add_argument("--tenant", default="default", help="the tenant (default: %(default)s)")
+        ref = parser.add_mutually_exclusive_group(required=True)
+        ref.add_argument("--group", help="a group ref, as in approverGroupRefs")
+        ref.add_argument("--role", help="a role ref, as in approverRoleRefs")
+        parser.add_argument("--principal", required=action != "list", help="the JWT sub of the person")
+        parser.add_argument("--table", help="a deployed DirectoryTable (real AWS); default: the local stack")
+        parser.add_argument("--region", help="with --table: the table's region (default: AWS_REGION)")
+
+
+def run_directory(arguments: argparse.Namespace) -> int:
+    """NoRunningStackError without --table and without a running stack; AWS errors propagate."""
+    directory = _directory(arguments)
+    kind: RefKind = "group" if arguments.group else "role"
+    ref = arguments.group or arguments.role
+    if arguments.directory_action == "add-member":
+        directory.add_member(arguments.tenant, kind, ref, arguments.principal)
+    elif arguments.directory_action == "remove-member":
+        directory.remove_member(arguments.tenant, kind, ref, arguments.principal)
+    else:
+        for principal in directory.members(arguments.tenant, kind, ref):
+            print(principal)
+    return 0
+
+
+def _directory(arguments: argparse.Namespace) -> DynamoDbDirectory:
+    if arguments.table:
+        return DynamoDbDirectory(boto3.client("dynamodb", region_name=arguments.region), arguments.table)
+    described = running_stack_description(StateDir.from_environment())
+    table = described["tableNames"][DIRECTORY_LOGICAL_ID]
+    client = boto3.client(
+        "dynamodb",
+        endpoint_url=described["awsEndpointUrl"],
+        region_name=described.get("region", "us-east-1"),
+        aws_access_key_id="local",  # moto takes any credentials; these are not secrets
+        aws_secret_access_key="local",  # noqa: S106
+    )
+    return DynamoDbDirectory(client, table)

@@ -1,0 +1,57 @@
+"""Patches of moto's private internals: what the local stack must change for moto to behave as AWS does.
+
+Each patch replaces one attribute of one moto class through `replace_attribute`, the one way a patch is
+installed: it is idempotent (a second install finds its own mark and does nothing), keeps the original
+for the replacement to call, and is listed in `PATCHES` with why it exists. They were written against
+one moto release, `MOTO_VERSION`; `check_moto_version` refuses to start on another one (a private API
+may have moved), with one line saying what to do.
+
+| patch | module | what moto does wrong without it |
+|---|---|---|
+| in-process Lambda | `lambda_runtime` | runs functions in Docker |
+| serialized items | `moto_atomicity` | interleaves DynamoDB item operations, keeps every model instance |
+| stream delivery | `stream_dispatch` | invokes stream consumers inside the write, unfiltered, at once |
+| SendTaskFailure cause | `task_failures` | drops the cause |
+| StopExecution | `stopped_executions` | leaves a task-token wait RUNNING |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+MOTO_VERSION = "5.2.5"
+_MARK = "__waitgate_patch__"
+
+
+class MotoVersionError(RuntimeError):
+    """The installed moto is not the release the patches were written for."""
+
+
+def check_moto_version(installed: str | None = None) -> None:
+    """Refuse a moto other than `MOTO_VERSION`, clearly, before any patch touches it."""
+    if installed is None:
+        try:
+            installed = version("moto")
+        except PackageNotFoundError:
+            installed = "none"
+    if installed != MOTO_VERSION:
+        raise MotoVersionError(
+            f"The local stack patches moto {MOTO_VERSION}'s internals, but moto {installed} is installed: "
+            f"run `make dev` (it installs requirements.lock) or `pip install 'moto[server]=={MOTO_VERSION}'`."
+        )
+
+
+def replace_attribute(owner: Any, name: str, replacement: Callable[[Callable[..., Any]], Any]) -> None:
+    """`owner.name` becomes `replacement(original)`, once: installing the same patch again is a no-op."""
+    current = getattr(owner, name)
+    if getattr(current, _MARK, False):
+        return
+    patched = replacement(current)
+    setattr(patched, _MARK, True)
+    setattr(owner, name, patched)
+
+
+def is_patched(owner: Any, name: str) -> bool:
+    return bool(getattr(getattr(owner, name), _MARK, False))

@@ -1,0 +1,31 @@
+"""StopExecution as Step Functions does it, for executions that wait on a task token.
+
+moto 5.2.5 only flags a stop; an execution blocked in a `.waitForTaskToken` task looks at that flag
+after a Timeout, so it stays RUNNING forever and its run never hears it was cancelled. Here a stop
+also ends the execution at once as ABORTED, as AWS does; its worker thread is left waiting (a daemon
+thread that the token can no longer reach: Step Functions refuses answers to a stopped execution).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from local.patches import replace_attribute
+
+
+def install() -> None:
+    """Patch moto's (private) parser Execution.stop; idempotent. Pin moto."""
+    from moto.stepfunctions.parser.api import ExecutionStatus
+    from moto.stepfunctions.parser.backend.execution import Execution
+
+    def aborting(original: Any) -> Any:
+        def stop(self: Any, stop_date: datetime.datetime, error: str | None, cause: str | None) -> None:
+            original(self, stop_date=stop_date, error=error, cause=cause)
+            if self.exec_status == ExecutionStatus.RUNNING:
+                self.exec_status = ExecutionStatus.ABORTED
+                self.stop_date = stop_date
+
+        return stop
+
+    replace_attribute(Execution, "stop", aborting)

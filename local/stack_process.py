@@ -1,0 +1,108 @@
+"""The local stack as a child process: `python -m local dev` on free ports with a state directory of
+its own, until the block ends. The one starter of the e2e tests, the docs check and the benchmarks."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from local.cli.dev import READY_LINE
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+READY_PREFIX = READY_LINE.split("{", 1)[0]
+START_TIMEOUT_SECONDS = 90
+STOP_TIMEOUT_SECONDS = 15
+
+
+class StackDidNotStartError(RuntimeError):
+    """The child exited, or printed no ready line in time; the message ends with what it printed."""
+
+
+@dataclass
+class StackProcess:
+    """A started stack: its local.json, the environment it runs with, and what it has printed."""
+
+    description: dict[str, Any]
+    state_dir: Path
+    environment: dict[str, str]
+    output: list[str]
+    process: subprocess.Popen[str]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def stack_environment(state_dir: Path) -> dict[str, str]:
+    """This environment without AWS or waitgate settings, on two free ports, with its own state."""
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("AWS_", "WAITGATE_"))}
+    environment.update(
+        WAITGATE_STATE_DIR=str(state_dir),
+        WAITGATE_PORT=str(free_port()),
+        WAITGATE_AWS_PORT=str(free_port()),
+        PYTHONUNBUFFERED="1",
+    )
+    return environment
+
+
+@contextmanager
+def started_stack(
+    state_dir: Path, environment: dict[str, str] | None = None, arguments: tuple[str, ...] = ()
+) -> Iterator[StackProcess]:
+    """`python -m local dev [arguments]` until the block ends (stopped with SIGINT, killed if it hangs);
+    on free ports unless `environment` (an earlier stack's, say: then on its ports)."""
+    environment = environment or stack_environment(state_dir)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "local", "dev", *arguments],
+        cwd=REPO_ROOT,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    output: list[str] = []
+    try:
+        _wait_until_ready(process, output)
+        description = json.loads((state_dir / "local.json").read_text(encoding="utf-8"))
+        yield StackProcess(description, state_dir, environment, output, process)
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=STOP_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _wait_until_ready(process: subprocess.Popen[str], output: list[str]) -> None:
+    ready = threading.Event()
+    threading.Thread(target=_collect, args=(process.stdout, output, ready), daemon=True).start()
+    deadline = time.monotonic() + START_TIMEOUT_SECONDS
+    while not ready.wait(0.2):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise StackDidNotStartError("the local stack did not become ready:\n" + "".join(output[-60:]))
+
+
+def _collect(stream: Any, lines: list[str], ready: threading.Event) -> None:
+    for line in stream:
+        lines.append(line)
+        if line.startswith(READY_PREFIX):
+            ready.set()

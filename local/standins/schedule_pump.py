@@ -1,0 +1,77 @@
+"""Fire due EventBridge Scheduler one-time schedules: moto stores them but never runs them.
+
+Every tick lists the schedules, invokes the target Lambda (through moto's Invoke, so our handler runs
+in-process) of each whose `at()` time has come, with the schedule's Input, and deletes it (as
+ActionAfterCompletion DELETE does). A failed invocation is tried again on later ticks, as
+Scheduler's retry policy would, up to MAX_ATTEMPTS.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from local.standins.pumps import Pump
+
+if TYPE_CHECKING:
+    from local.stack import LocalStack
+
+logger = logging.getLogger(__name__)
+_AT = re.compile(r"at\((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\)")
+MAX_ATTEMPTS = 20
+INTERVAL_SECONDS = 0.25
+
+
+def due_time(expression: str) -> datetime | None:
+    """`at(2026-11-30T10:00:05)` (UTC) → its moment; rate() and cron() → None (not fired here)."""
+    match = _AT.fullmatch(expression.strip())
+    return datetime.fromisoformat(match.group(1)).replace(tzinfo=UTC) if match else None
+
+
+class SchedulePump:
+    def __init__(self, clients: Any) -> None:
+        self._clients = clients
+        self._attempts: dict[str, int] = {}
+
+    def tick(self) -> None:
+        scheduler = self._clients("scheduler")
+        now = datetime.now(UTC)
+        for summary in _all_schedules(scheduler):
+            name, group = summary["Name"], summary.get("GroupName", "default")
+            schedule = scheduler.get_schedule(Name=name, GroupName=group)
+            due = due_time(schedule.get("ScheduleExpression", ""))
+            if due is None or due > now:
+                continue
+            if self._fire(schedule) or self._attempts.get(name, 0) >= MAX_ATTEMPTS:
+                scheduler.delete_schedule(Name=name, GroupName=group)
+                self._attempts.pop(name, None)
+
+    def _fire(self, schedule: dict[str, Any]) -> bool:
+        target = schedule["Target"]
+        answer = self._clients("lambda").invoke(
+            FunctionName=target["Arn"], Payload=target.get("Input", "{}").encode("utf-8")
+        )
+        if "FunctionError" not in answer:
+            return True
+        name = schedule["Name"]
+        self._attempts[name] = self._attempts.get(name, 0) + 1
+        logger.info("schedule %s: target failed (attempt %d), tried again later", name, self._attempts[name])
+        return False
+
+
+def _all_schedules(scheduler: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    arguments: dict[str, Any] = {}
+    while True:
+        page = scheduler.list_schedules(**arguments)
+        found.extend(page.get("Schedules", []))
+        if not page.get("NextToken"):
+            return found
+        arguments["NextToken"] = page["NextToken"]
+
+
+def schedule_pump(stack: LocalStack) -> Pump:
+    assert stack.context is not None
+    return Pump("schedules", SchedulePump(stack.context.clients).tick, INTERVAL_SECONDS)

@@ -1,0 +1,64 @@
+"""Creators for EventBridge rules and schedule groups and CloudWatch alarms, stored in moto as
+CloudFormation would create them. moto never fires a rule or a schedule: local.standins.execution_events and
+local.standins.schedule_pump deliver what AWS would."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from local.template.resources import Created, Creator, StackContext
+
+_ALARM_FIELDS = (
+    "AlarmDescription",
+    "Namespace",
+    "MetricName",
+    "Dimensions",
+    "Statistic",
+    "Period",
+    "EvaluationPeriods",
+    "Threshold",
+    "ComparisonOperator",
+    "TreatMissingData",
+)
+
+
+def create_schedule_group(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    name = properties.get("Name") or context.physical_name(logical_id, 64)
+    arn = context.clients("scheduler").create_schedule_group(Name=name)["ScheduleGroupArn"]
+    return Created(ref=name, attributes={"Arn": arn})
+
+
+def create_rule(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    events = context.clients("events")
+    name = properties.get("Name") or context.physical_name(logical_id, 64)
+    arn = events.put_rule(
+        Name=name,
+        EventPattern=json.dumps(properties["EventPattern"]),
+        State=properties.get("State", "ENABLED"),
+    )["RuleArn"]
+    targets = [{"Id": t["Id"], "Arn": t["Arn"]} for t in properties.get("Targets", [])]
+    if targets:
+        events.put_targets(Rule=name, Targets=targets)
+    return Created(ref=name, attributes={"Arn": arn})
+
+
+def create_alarm(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    name = properties.get("AlarmName") or context.physical_name(logical_id, 255)
+    arguments = {key: properties[key] for key in _ALARM_FIELDS if key in properties}
+    for number in ("Period", "EvaluationPeriods"):
+        if number in arguments:
+            arguments[number] = int(arguments[number])
+    if "Threshold" in arguments:
+        arguments["Threshold"] = float(arguments["Threshold"])
+    context.clients("cloudwatch").put_metric_alarm(AlarmName=name, **arguments)
+    return Created(
+        ref=name, attributes={"Arn": f"arn:aws:cloudwatch:{context.region}:{context.account_id}:alarm:{name}"}
+    )
+
+
+EVENT_CREATORS: dict[str, Creator] = {
+    "AWS::Scheduler::ScheduleGroup": create_schedule_group,
+    "AWS::Events::Rule": create_rule,
+    "AWS::CloudWatch::Alarm": create_alarm,
+}

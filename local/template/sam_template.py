@@ -1,0 +1,91 @@
+"""Read template.yaml as CloudFormation sees it and translate it the way `sam deploy` would.
+
+The local stack and the template tests both start here, so neither keeps its own list of resources.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE_PATH = REPO_ROOT / "template.yaml"
+
+
+class _CloudFormationLoader(yaml.SafeLoader):
+    """A YAML loader that turns CloudFormation short tags (!Ref, !Sub, ...) into their long form."""
+
+
+def _construct_intrinsic(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
+    tag = node.tag[1:]
+    name = "Ref" if tag == "Ref" else f"Fn::{tag}"
+    value: Any
+    if isinstance(node, yaml.ScalarNode):
+        value = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+    if tag == "GetAtt" and isinstance(value, str):
+        value = value.split(".", 1)
+    return {name: value}
+
+
+_CloudFormationLoader.add_multi_constructor("!", _construct_intrinsic)
+
+
+def load_template(path: Path = TEMPLATE_PATH) -> dict[str, Any]:
+    """template.yaml as a plain dict, intrinsic functions in their long form."""
+    with path.open(encoding="utf-8") as handle:
+        loaded: dict[str, Any] = yaml.load(handle, Loader=_CloudFormationLoader)  # noqa: S506
+    return loaded
+
+
+def load_state_machine_definition(relative_path: str) -> dict[str, Any]:
+    """One ASL file named by a DefinitionUri."""
+    definition: dict[str, Any] = json.loads((REPO_ROOT / relative_path).read_text(encoding="utf-8"))
+    return definition
+
+
+LOCAL_CODE_BUCKET = "waitgate-local-code"
+_CODE_PROPERTIES = {"AWS::Serverless::Function": "CodeUri", "AWS::Serverless::LayerVersion": "ContentUri"}
+
+
+def local_code_path(s3_uri: str) -> Path:
+    """The folder a packaged code URI stands for (see `package_locally`)."""
+    return REPO_ROOT / s3_uri.removeprefix(f"s3://{LOCAL_CODE_BUCKET}/")
+
+
+def package_locally(template: dict[str, Any]) -> dict[str, Any]:
+    """What `sam package` does, without uploading: ASL files inlined, code folders named as S3 URIs."""
+    inlined = copy.deepcopy(template)
+    for resource in inlined.get("Resources", {}).values():
+        properties = resource.get("Properties", {})
+        code_property = _CODE_PROPERTIES.get(resource.get("Type", ""))
+        if code_property and isinstance(properties.get(code_property), str):
+            folder = properties[code_property].rstrip("/")
+            properties[code_property] = f"s3://{LOCAL_CODE_BUCKET}/{folder}"
+        if resource.get("Type") == "AWS::Serverless::StateMachine" and isinstance(
+            properties.get("DefinitionUri"), str
+        ):
+            properties["Definition"] = load_state_machine_definition(properties.pop("DefinitionUri"))
+    return inlined
+
+
+class _NoManagedPolicies:
+    """samtranslator asks for AWS managed policy ARNs only when a template names one by its name."""
+
+    def load(self) -> dict[str, str]:
+        return {}
+
+
+def translate(template: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
+    """The CloudFormation template that SAM's transform makes of ours (needs AWS_DEFAULT_REGION)."""
+    from samtranslator.translator.transform import transform
+
+    translated: dict[str, Any] = transform(package_locally(template), parameters, _NoManagedPolicies())
+    return translated

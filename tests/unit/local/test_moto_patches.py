@@ -1,0 +1,45 @@
+"""The local stack's patches of moto: one way to install them, and a clear refusal on another moto."""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+import pytest
+
+from local.patches import MOTO_VERSION, MotoVersionError, check_moto_version, is_patched, replace_attribute
+
+
+def test_the_pinned_moto_is_the_one_the_patches_were_written_for() -> None:
+    # Given the environment requirements.lock built / Then the check passes
+    assert importlib.metadata.version("moto") == MOTO_VERSION
+    check_moto_version()
+
+
+@pytest.mark.parametrize("other", ["5.2.6", "5.1.0", "6.0.0", "none"])
+def test_another_moto_is_refused_in_one_clear_line(other: str) -> None:
+    # Given a moto release the patches were not written for
+    # When the stack checks it before patching / Then it refuses, naming both versions and the fix
+    with pytest.raises(MotoVersionError) as refused:
+        check_moto_version(other)
+    message = str(refused.value)
+    assert MOTO_VERSION in message and other in message and "make dev" in message
+    assert "\n" not in message
+
+
+def test_a_patch_is_installed_once_and_calls_the_original() -> None:
+    # Given a class with a method, patched twice through the one install routine
+    class Backend:
+        def send(self, value: int) -> int:
+            return value
+
+    def doubling(original: object) -> object:
+        def send(self: Backend, value: int) -> int:
+            return 2 * original(self, value)  # type: ignore[operator]
+
+        return send
+
+    replace_attribute(Backend, "send", doubling)
+    replace_attribute(Backend, "send", doubling)
+    # Then it is patched once: the original runs under one wrapper, not two
+    assert is_patched(Backend, "send")
+    assert Backend().send(3) == 6
