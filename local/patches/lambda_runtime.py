@@ -109,9 +109,6 @@ class FunctionRegistry:
             raise LookupError(f"function {function_name!r} is not part of the local stack")
         return self._functions[function_name]
 
-    def instance_count(self, function_name: str) -> int:
-        return self._instances.get(function_name, 0)
-
     def _acquire(self, function_name: str) -> tuple[Handler, bool]:
         """An idle instance's handler, or a new instance's (cold: True)."""
         with self._pool_lock:
