@@ -204,3 +204,54 @@ def test_hostile_payloads_fail_the_task_and_record_nothing(
         assert items == []
 
     check()
+
+
+# --- the numbered points, each on the surface where it was found ------------------------------------
+FREE_FORM = {
+    "custom": CUSTOM,
+    "external-event": {
+        "kind": "external-event",
+        "key": "pay-1",
+        "data": {"eventType": "payment.succeeded", "correlation": {"paymentId": "pay_123"}},
+    },
+    "low-confidence": {
+        "kind": "low-confidence",
+        "key": "lc-1",
+        "data": {"agentId": "classifier", "threshold": 0.8, "observed": 0.5},
+    },
+    "conversation.start": {"kind": "conversation.start", "key": "cs", "data": {"conversationId": "conv-nan"}},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FREE_FORM))
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_non_json_numbers_are_refused_in_free_form_resume_values(
+    harness: WorkflowHarness, dynamodb: Any, table_name: str, kind: str, number: str
+) -> None:
+    # Given a suspended interrupt whose resume value may be any JSON
+    target, resolve = Target(harness, FREE_FORM[kind], dynamodb, table_name), Handler("resolve_by_run")
+    before = target.state()
+    # When its resume value carries a number JSON cannot hold
+    body = f'{{"resumeValue": {{"score": {number}}}}}'
+    response = resolve(http_event(target.run.run_id, "Interrupt", None, raw_body=body))
+    # Then 400 validation_error, nothing changed, and a JSON answer resolves it afterwards
+    assert (response["statusCode"], json.loads(response["body"])["code"]) == (400, "validation_error")
+    assert target.state() == before
+    good = resolve(http_event(target.run.run_id, "Interrupt", {"resumeValue": {"score": 1.5}}))
+    assert good["statusCode"] == 200
+    output = harness.wait_for_end(target.run.execution_arn)["output"]
+    assert json.loads(output) == {"score": 1.5}
+
+
+@pytest.mark.parametrize("scope", ["approvals:respond,interrupts:mint", "interrupts:mint,runs:read"])
+def test_a_comma_joined_scope_cannot_mint(
+    harness: WorkflowHarness, dynamodb: Any, table_name: str, scope: str
+) -> None:
+    # Given a pending interrupt and a JWT whose scope is one comma-joined token
+    target = Target(harness, APPROVAL, dynamodb, table_name)
+    # When it asks for a link / Then 403 forbidden: it holds no interrupts:mint scope
+    minted = Handler("mint_token")(
+        mint_event(target.run.run_id, "Interrupt", {"intent": "resolve", "sub": "alice"}, scope=scope)
+    )
+    assert (minted["statusCode"], json.loads(minted["body"])["code"]) == (403, "forbidden")
+    assert minted["headers"]["Content-Type"] == "application/problem+json"
