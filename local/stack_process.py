@@ -48,7 +48,9 @@ def free_port() -> int:
 
 def stack_environment(state_dir: Path) -> dict[str, str]:
     """This environment without AWS or waitgate settings, on two free ports, with its own state."""
-    environment = {key: value for key, value in os.environ.items() if not key.startswith(("AWS_", "WAITGATE_"))}
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith(("AWS_", "WAITGATE_"))
+    }
     environment.update(
         WAITGATE_STATE_DIR=str(state_dir),
         WAITGATE_PORT=str(free_port()),
@@ -65,7 +67,7 @@ def started_stack(
     """`python -m local dev [arguments]` until the block ends (stopped with SIGINT, killed if it hangs);
     on free ports unless `environment` (an earlier stack's, say: then on its ports)."""
     environment = environment or stack_environment(state_dir)
-    process = subprocess.Popen(
+    process = subprocess.Popen(  # noqa: S603 - this interpreter running this repository's own module
         [sys.executable, "-m", "local", "dev", *arguments],
         cwd=REPO_ROOT,
         env=environment,
