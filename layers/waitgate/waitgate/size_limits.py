@@ -5,8 +5,10 @@ of an approval keeps the payload, every vote, the questions asked and, once deci
 (the deciding vote plus every vote again). So every part has a budget, checked at the edge before
 anything is written, and the budgets add up to less than an item (docs/protocol-profile.md, "Limits"):
 
-    payload 64 KB + votes 80 KB + resume value (80 KB + 64 KB) + asks 8 × 5 KB + task token 8 KB
-    = 336 KB < 400 KB;  delivered resume value <= 144 KB < 256 KB
+    payload 64 KB + escalation policy 16 KB + votes 80 KB + resume value (80 KB + 64 KB)
+    + asks 8 × 5 KB + task token 8 KB = 352 KB < 400 KB;  delivered resume value <= 144 KB < 256 KB
+
+(A deadline decision is the policy's `resolveWith`, at most 16 KB, plus the votes: <= 96 KB.)
 
 A vote's limit is its share of the vote budget: 80 KB divided by the most votes the interrupt's quorum
 can record before it decides. The share is fixed when the interrupt is requested, so no vote can
@@ -31,6 +33,8 @@ MAX_REQUIRED_APPROVALS = 8  # the largest quorum: at most 8 + 5 - 1 = 12 votes (
 MAX_ASKS = 8  # questions kept on one approval
 MAX_ASK_BYTES = 4 * KB + 1 * KB  # one stored question: its comment and who asked when
 MAX_PRINCIPAL_BYTES = 255  # a JWT `sub` (OpenID Connect's own limit) or a token's `sub`
+MAX_ESCALATION_BYTES = 16 * KB  # the escalation policy beside an interrupt (docs/escalation.md)
+MAX_ESCALATION_STEPS = 8  # steps of one policy: one schedule each (schemas/v2/escalation-policy)
 
 
 def most_votes(required_approvals: int, rejections_needed: int) -> int:

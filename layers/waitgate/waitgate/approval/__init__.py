@@ -1,6 +1,7 @@
 """Approval rules, pure: who may decide (`eligibility`) and when the votes decide (`quorum`)."""
 
 from waitgate.approval.eligibility import (
+    AddedApprovers,
     ApproverFields,
     EligibilityRecord,
     Memberships,
@@ -23,6 +24,7 @@ from waitgate.approval.quorum import (
 )
 
 __all__ = [
+    "AddedApprovers",
     "ApproverFields",
     "Asked",
     "Decided",

@@ -8,7 +8,7 @@ and is history from then on: replay never re-resolves it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -17,7 +17,7 @@ from waitgate.errors import ForbiddenError
 REF_KINDS: frozenset[str] = frozenset({"principal", "group", "role"})
 NOT_ELIGIBLE_DETAIL = "The principal is not an eligible approver for this interrupt."
 
-_MATCHED_BY = re.compile(r"\A(?:list|override|open|(?:group|role):.+)\Z", re.DOTALL)
+_MATCHED_BY = re.compile(r"\A(?:list|override|open|escalation:\d+|(?:group|role):.+)\Z", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,19 @@ class ApproverFields:
 
 
 @dataclass(frozen=True)
+class AddedApprovers:
+    """Approvers an escalation step added (docs/escalation.md): eligible from that step on, matched as
+    `escalation:<step>`, after the interrupt's own fields and before an override."""
+
+    step: int
+    fields: ApproverFields
+
+    @property
+    def matched_by(self) -> str:
+        return f"escalation:{self.step}"
+
+
+@dataclass(frozen=True)
 class Memberships:
     """The groups and roles the directory resolved for one principal, at decision time."""
 
@@ -59,7 +72,7 @@ class RefsToResolve:
 class EligibilityRecord:
     """Why a principal may decide.
 
-    `matched_by` is `list`, `group:<ref>`, `role:<ref>`, `override` or `open`.
+    `matched_by` is `list`, `group:<ref>`, `role:<ref>`, `escalation:<step>`, `override` or `open`.
     """
 
     principal: str
@@ -72,18 +85,26 @@ class EligibilityRecord:
 
 
 def refs_needing_resolution(
-    fields: ApproverFields, *, ref_kinds: frozenset[str], principal: str
+    fields: ApproverFields,
+    *,
+    ref_kinds: frozenset[str],
+    principal: str,
+    added: Sequence[AddedApprovers] = (),
 ) -> RefsToResolve:
     """The minimum directory reads that `check_eligibility` needs for this principal.
 
     Nothing when the principal is in `approversList`: the list wins the precedence, so no
-    membership could change the record. Unadvertised kinds are never asked for.
+    membership could change the record. Unadvertised kinds are never asked for. The refs escalation
+    steps added (`added`) come after the interrupt's own.
     """
     _check_ref_kinds(ref_kinds)
     if principal in (fields.approvers_list or ()):
         return RefsToResolve()
-    groups = _unique(fields.approver_group_refs or ()) if "group" in ref_kinds else ()
-    roles = _unique(fields.approver_role_refs or ()) if "role" in ref_kinds else ()
+    every = (fields, *(step.fields for step in added))
+    groups = (
+        _unique(ref for f in every for ref in f.approver_group_refs or ()) if "group" in ref_kinds else ()
+    )
+    roles = _unique(ref for f in every for ref in f.approver_role_refs or ()) if "role" in ref_kinds else ()
     return RefsToResolve(groups=groups, roles=roles)
 
 
@@ -95,17 +116,23 @@ def check_eligibility(
     principal: str,
     memberships: Memberships,
     now: datetime,
+    added: Sequence[AddedApprovers] = (),
 ) -> EligibilityRecord:
     """Decide whether `principal` may vote; raise `ForbiddenError` when not.
 
-    Precedence of `matched_by`: the list, then group refs in order, then role refs in order,
-    then override. `open` only when no field is present (after ignoring unadvertised kinds) and
+    Precedence of `matched_by`: the list, then group refs in order, then role refs in order, then the
+    approvers escalation steps added (`added`, in step order: `escalation:<step>`), then override.
+    `open` only when no field of the interrupt is present (after ignoring unadvertised kinds) and
     the principal is not an override principal; a present but empty field lets nobody in.
     """
     _check_ref_kinds(ref_kinds)
     if not principal:
         raise ValueError("principal must be a non-empty string")
-    matched_by = _match(fields, ref_kinds, override_principals, principal, memberships)
+    matched_by = _match(fields, ref_kinds, principal, memberships) or next(
+        (step.matched_by for step in added if _match(step.fields, ref_kinds, principal, memberships)), None
+    )
+    if matched_by is None:
+        matched_by = _fallback(fields, ref_kinds, override_principals, principal)
     if matched_by is None:
         raise ForbiddenError(NOT_ELIGIBLE_DETAIL)
     return EligibilityRecord(principal=principal, matched_by=matched_by, resolved_at=rfc3339(now))
@@ -146,12 +173,9 @@ def rfc3339(moment: datetime) -> str:
 
 
 def _match(
-    fields: ApproverFields,
-    ref_kinds: frozenset[str],
-    override_principals: frozenset[str],
-    principal: str,
-    memberships: Memberships,
+    fields: ApproverFields, ref_kinds: frozenset[str], principal: str, memberships: Memberships
 ) -> str | None:
+    """What in `fields` lets the principal in: `list`, `group:<ref>` or `role:<ref>`."""
     group_refs = (fields.approver_group_refs or ()) if "group" in ref_kinds else ()
     role_refs = (fields.approver_role_refs or ()) if "role" in ref_kinds else ()
     if principal in (fields.approvers_list or ()):
@@ -162,6 +186,12 @@ def _match(
     for ref in role_refs:
         if ref in memberships.roles:
             return f"role:{ref}"
+    return None
+
+
+def _fallback(
+    fields: ApproverFields, ref_kinds: frozenset[str], override_principals: frozenset[str], principal: str
+) -> str | None:
     if principal in override_principals:
         return "override"
     if not fields.binds(ref_kinds):

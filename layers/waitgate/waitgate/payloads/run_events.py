@@ -1,5 +1,5 @@
 """Run event payloads against `schemas/v2/run-event-payloads.schema.json` (which refers to the
-InterruptPayload schema): one definition per stored event type, listed in its `x-eventTypes`."""
+InterruptPayload and escalation policy schemas): one definition per stored event type, listed in its `x-eventTypes`."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from referencing import Registry, Resource
 from waitgate.schemas import load_schema, suspend_request_schema
 
 RUN_EVENT_PAYLOADS = "run-event-payloads"
+ESCALATION_POLICY = "escalation-policy"  # interrupt.escalated names the approvers as the policy does
 
 
 def event_types() -> Mapping[str, str]:
@@ -26,8 +27,9 @@ def payload_validator(event_type: str) -> Draft202012Validator:
     """The validator of one event type's payload; KeyError for a type the schema does not register."""
     schema = load_schema(RUN_EVENT_PAYLOADS)
     definition = event_types()[event_type]
+    documents = (schema, suspend_request_schema(), load_schema(ESCALATION_POLICY))
     registry: Registry[Any] = Registry().with_resources(
-        (document["$id"], Resource.from_contents(document)) for document in (schema, suspend_request_schema())
+        (document["$id"], Resource.from_contents(document)) for document in documents
     )
     return Draft202012Validator({"$ref": f"{schema['$id']}#/$defs/{definition}"}, registry=registry)
 
