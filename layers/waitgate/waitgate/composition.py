@@ -16,6 +16,7 @@ from waitgate.settings import settings
 if TYPE_CHECKING:
     from waitgate.ports import DeadlineScheduler, Directory, InterruptStore, Notifier, Workflow
     from waitgate.service.deliver_resolution import DeliveryDependencies
+    from waitgate.service.escalate_interrupt import EscalationDependencies
     from waitgate.service.mint_token import LinkSettings, MintDependencies
     from waitgate.service.notify import NotificationDependencies
     from waitgate.service.record_decision import DecisionDependencies
@@ -67,11 +68,13 @@ def request_dependencies() -> RequestDependencies:
         conversation_capability=settings().conversation_capability,
         notifications=notification_dependencies(),
         deadlines=deadline_scheduler(),
+        escalation_defaults=settings().escalation_defaults,
     )
 
 
 def deadline_scheduler() -> DeadlineScheduler | None:
-    """EventBridge Scheduler when the template names the group, the target and its role; else none."""
+    """EventBridge Scheduler when the template names the group, the target and its role; else none.
+    (The escalation steps' target is ESCALATE_FUNCTION_ARN; without it a policy with steps fails.)"""
     from waitgate.adapters.scheduler_deadlines import SchedulerDeadlines
 
     configured = settings()
@@ -83,6 +86,7 @@ def deadline_scheduler() -> DeadlineScheduler | None:
         configured.schedule_group_name,
         configured.expire_function_arn,
         configured.scheduler_role_arn,
+        configured.escalate_function_arn,
     )
 
 
@@ -90,6 +94,14 @@ def delivery_dependencies() -> DeliveryDependencies:
     from waitgate.service.deliver_resolution import DeliveryDependencies
 
     return DeliveryDependencies(store=store(), workflow=workflow(), clock=SystemClock())
+
+
+def escalation_dependencies() -> EscalationDependencies:
+    from waitgate.service.escalate_interrupt import EscalationDependencies
+
+    return EscalationDependencies(
+        store=store(), clock=SystemClock(), notifications=notification_dependencies()
+    )
 
 
 def lifecycle_dependencies() -> LifecycleDependencies:

@@ -15,6 +15,8 @@ from waitgate.records import RunRef
 
 SUBJECT_LIMIT = 99  # SNS: "less than 100 characters"
 NOTICE_KIND = "interrupt.requested"
+REMINDER_KIND = "interrupt.reminded"  # an escalation step reminds those who have not answered
+ESCALATION_KIND = "interrupt.escalated"  # an escalation step tells the approvers it added
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 _ASKS = {
@@ -36,13 +38,15 @@ class InterruptNotice:
     link: str  # carries a resolve token: never logged
     expires_at: str
     title: str  # what is asked, in the interrupt's own words (may be empty)
+    notice: str = NOTICE_KIND  # why this recipient is told now: requested, reminded, escalated
 
     @property
     def subject(self) -> str:
-        """`Approval needed: <title>`: ASCII, one line, at most 99 characters."""
+        """`Approval needed: <title>` (`Reminder: ...` for a reminder): ASCII, one line, ≤ 99 characters."""
         ask = _ASKS.get(self.kind, "Input needed")
         about = self.title or f"run {self.run.run_id}, step {self.node_id}"
-        return _one_ascii_line(f"{ask}: {about}", SUBJECT_LIMIT)
+        reminder = "Reminder: " if self.notice == REMINDER_KIND else ""
+        return _one_ascii_line(f"{reminder}{ask}: {about}", SUBJECT_LIMIT)
 
     @property
     def text(self) -> str:
@@ -66,7 +70,7 @@ class InterruptNotice:
     def document(self) -> dict[str, Any]:
         """The JSON body for programs (SQS, Lambda subscribers)."""
         return {
-            "kind": NOTICE_KIND,
+            "kind": self.notice,
             "interruptKind": self.kind,
             "recipient": self.recipient,
             "tenantId": self.run.tenant_id,

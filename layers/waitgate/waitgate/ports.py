@@ -123,3 +123,13 @@ class DeadlineScheduler(Protocol):
         """Arrange for the interrupt to be expired at its deadline (a one-time schedule).
         DeliveryFailedError when it could not be arranged."""
         ...
+
+    def schedule_step(self, record: InterruptRecord, step: int, due: datetime) -> None:
+        """Arrange for escalation step `step` of the interrupt to fire at `due` (a one-time schedule).
+        DeliveryFailedError when it could not be arranged."""
+        ...
+
+    def delete_schedules(self, record: InterruptRecord) -> int:
+        """Delete the ended interrupt's schedules that have not run (its deadline's and its steps');
+        how many were deleted. DeliveryFailedError when the scheduler should be asked again."""
+        ...

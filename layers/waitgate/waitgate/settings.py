@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 from functools import lru_cache
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 def _csv(name: str) -> tuple[str, ...]:
@@ -30,6 +32,16 @@ class Settings(BaseModel):
     schedule_group_name: str = ""  # deadlines: EventBridge Scheduler group, target and its role
     expire_function_arn: str = ""
     scheduler_role_arn: str = ""
+    escalate_function_arn: str = ""  # escalation steps: the schedules' target (docs/escalation.md)
+    escalation_defaults: dict[str, dict[str, Any]] = Field(default_factory=dict)  # tenantId or "*" -> policy
+
+    @field_validator("escalation_defaults", mode="before")
+    @classmethod
+    def _checked_defaults(cls, value: Any) -> dict[str, dict[str, Any]]:
+        """ESCALATION_DEFAULTS (JSON): a wrong default fails the cold start, not a request."""
+        from waitgate.escalation import check_host_defaults  # imported only when there are defaults
+
+        return check_host_defaults(value) if value else {}
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -50,6 +62,8 @@ class Settings(BaseModel):
             schedule_group_name=env.get("SCHEDULE_GROUP_NAME", ""),
             expire_function_arn=env.get("EXPIRE_FUNCTION_ARN", ""),
             scheduler_role_arn=env.get("SCHEDULER_ROLE_ARN", ""),
+            escalate_function_arn=env.get("ESCALATE_FUNCTION_ARN", ""),
+            escalation_defaults=json.loads(env.get("ESCALATION_DEFAULTS") or "{}"),
         )
 
 

@@ -20,6 +20,7 @@ class WorkflowTaskEvent(BaseModel):
     tenant_id: str | None = Field(default=None, alias="tenantId")
     interrupt: Any
     configurable: dict[str, Any] | None = None
+    escalation: Any = None  # the escalation policy beside the interrupt (docs/escalation.md)
     execution_arn: str | None = Field(default=None, alias="executionArn", max_length=2048)
 
 
@@ -40,7 +41,7 @@ def _check_json(event: Any) -> None:
     if not isinstance(event, dict):
         return  # the model says what is wrong
     try:
-        for member in ("interrupt", "configurable"):
+        for member in ("interrupt", "configurable", "escalation"):
             json_rules.check_value(event.get(member), f"$.{member}")
     except ValidationFailedError as error:
         raise InterruptPayloadInvalidError(f"{error.detail} (at {error.extensions['path']})") from None

@@ -135,6 +135,9 @@ def interrupt_item(record: InterruptRecord) -> Item:
     _optional(item, "deliveryOutcome", record.delivery_outcome)
     if record.resume_value is not None or record.status == "resolved":
         item["resumeValue"] = _json(record.resume_value)
+    if record.escalation is not None:
+        item["escalation"] = _json(record.escalation)
+        item["escalated"] = _json(list(record.escalated))
     return item
 
 
@@ -157,6 +160,8 @@ def interrupt_from_item(item: Item) -> InterruptRecord:
         asks=tuple(json.loads(item["asks"]["S"])),
         delivered_at=item.get("deliveredAt", {}).get("S"),
         delivery_outcome=item.get("deliveryOutcome", {}).get("S"),
+        escalation=json.loads(item["escalation"]["S"]) if "escalation" in item else None,
+        escalated=tuple(json.loads(item["escalated"]["S"])) if "escalated" in item else (),
     )
 
 

@@ -1,8 +1,9 @@
-"""What the outbox consumer reads in a DynamoDB stream record's NewImage (deserialized values).
+"""What the stream consumers read in a DynamoDB stream record: the outbox, an undelivered ending in the
+NewImage (deserialized values); delete_schedules, an interrupt that ended with schedules (typed images).
 
-Only a node item whose interrupt ended (resolved or expired) and was not marked delivered is work;
-the template's FilterCriteria says the same, so on AWS the consumer never sees the rest (the local
-stack does not filter, and a filter is no reason to trust a record: the consumer re-reads the item).
+Only a node item whose interrupt ended (resolved or expired) and was not marked delivered is work for
+the outbox; the template's FilterCriteria says the same, so on AWS the consumer never sees the rest (the
+local stack does not filter, and a filter is no reason to trust a record: the consumer re-reads the item).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from waitgate.adapters.dynamodb_items import node_sk
-from waitgate.records import ENDED_STATUSES, RunRef
+from waitgate.adapters.dynamodb_items import interrupt_from_item, node_sk
+from waitgate.records import ENDED_STATUSES, InterruptRecord, RunRef
 
 
 @dataclass(frozen=True)
@@ -32,3 +33,21 @@ def undelivered_ending(image: Mapping[str, Any]) -> DeliveryTarget | None:
     return DeliveryTarget(
         RunRef(str(image["tenantId"]), str(image["runId"])), str(image["nodeId"]), str(image["interruptId"])
     )
+
+
+SCHEDULED_ENDINGS = frozenset({"resolved", "expired", "cancelled"})
+
+
+def ended_interrupt(change: Mapping[str, Any]) -> InterruptRecord | None:
+    """The interrupt a stream record (its `dynamodb` member, typed images) shows ending — pending in the
+    OldImage, resolved, expired or cancelled in the NewImage — when it was given schedules; else None."""
+    keys, old, new = change.get("Keys", {}), change.get("OldImage") or {}, change.get("NewImage") or {}
+    if not str(keys.get("sk", {}).get("S", "")).startswith(node_sk("")):
+        return None
+    if old.get("status", {}).get("S") != "pending" or new.get("status", {}).get("S") not in SCHEDULED_ENDINGS:
+        return None
+    if old.get("interruptId") != new.get("interruptId"):
+        return None
+    if "deadline" not in new and "escalation" not in new:
+        return None
+    return interrupt_from_item(new)

@@ -12,7 +12,7 @@ from typing import Any
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code
 from waitgate.errors import DeliveryFailedError
-from waitgate.notices import NOTICE_KIND, InterruptNotice
+from waitgate.notices import InterruptNotice
 from waitgate.records import JSONObject, RunRef
 
 Client = Any  # a boto3 SNS client
@@ -38,15 +38,15 @@ class SnsNotifier:
 
     def notify_interrupt(self, notice: InterruptNotice) -> None:
         """One recipient's notice: a subject and text for e-mail, JSON for programs (MessageStructure
-        json); attributes `kind` (the interrupt's kind), `recipient` and `notice` (interrupt.requested)
-        let a subscription filter to one person or one kind."""
+        json); attributes `kind` (the interrupt's kind), `recipient` and `notice` (interrupt.requested,
+        .reminded or .escalated) let a subscription filter to one person or one kind."""
         document = _json(notice.document())
         message = {"default": notice.text, "email": notice.text, "sqs": document, "lambda": document}
         self._publish(
             notice.kind,
             run=notice.run,
             request={"Message": _json(message), "MessageStructure": "json", "Subject": notice.subject},
-            more={"recipient": notice.recipient, "notice": NOTICE_KIND},
+            more={"recipient": notice.recipient, "notice": notice.notice},
         )
 
     def _publish(

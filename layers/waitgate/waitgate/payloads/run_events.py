@@ -1,5 +1,6 @@
 """Run event payloads against `schemas/v2/run-event-payloads.schema.json` (which refers to the
-InterruptPayload and escalation policy schemas): one definition per stored event type, listed in its `x-eventTypes`."""
+InterruptPayload and escalation policy schemas): one definition per stored event type, listed in its
+`x-eventTypes`."""
 
 from __future__ import annotations
 

@@ -1,9 +1,12 @@
-"""expireInterrupt: at an interrupt's deadline (a one-time schedule fires), end it and fail the task.
+"""expireInterrupt: at an interrupt's deadline (a one-time schedule fires), apply its `onDeadline`.
 
-Commits `status: expired` (conditioned on the version read, so a resolution that won first stays
-won) with an `interrupt.expired` event, then answers the task with SendTaskFailure
-`InterruptTimedOut`. A schedule that fires for an interrupt already resolved, cancelled or never
-committed changes nothing.
+`"fail"` (the default): commits `status: expired` (conditioned on the version read, so a resolution
+that won first stays won) with an `interrupt.expired` event, then answers the task with SendTaskFailure
+`InterruptTimedOut`. `{resolveWith}` (docs/escalation.md): commits an ordinary resolution, with
+`interrupt.resolved`, and answers SendTaskSuccess — a person racing it either won first (this finds the
+interrupt resolved) or is refused (past the deadline no resolve wins). Either ending is delivered
+through the outbox if the inline send fails. A schedule that fires for an interrupt already resolved,
+cancelled or never committed changes nothing.
 """
 
 from __future__ import annotations
@@ -16,15 +19,18 @@ from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
+from waitgate.service.resolve_interrupt import resolution_change
 from waitgate.service.rules import event_log, reentry
+from waitgate.service.rules.deadline_decision import deadline_resume_value
+from waitgate.service.rules.escalation_steps import policy_of
 from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.optimistic import retry_on_conflict
 
-ExpiryResult = Literal["expired", "not-pending", "unknown"]
+ExpiryResult = Literal["expired", "resolved", "not-pending", "unknown"]
 
 
 class NotDueError(WaitgateError):
-    """The schedule fired before the deadline: the invocation fails and the scheduler retries."""
+    """The schedule fired before its time: the invocation fails and the scheduler retries."""
 
     code = "not_due"
     status = 503
@@ -38,26 +44,33 @@ class ExpiryRequest:
 
 
 def expire_interrupt(request: ExpiryRequest, deps: DeliveryDependencies) -> ExpiryResult:
-    def attempt() -> tuple[ExpiryResult, InterruptRecord | None, RunChange | None]:
+    def attempt() -> tuple[ExpiryResult, RunChange | None]:
         view = deps.store.load(request.run, request.node_id)
         record = view.interrupt
         if view.snapshot is None or record is None or record.interrupt_id != request.interrupt_id:
-            return "unknown", None, None
+            return "unknown", None
         if record.status != "pending":
-            return "not-pending", None, None
+            return "not-pending", None
         now = deps.clock.now()
         if record.deadline is None or now < parse_rfc3339(record.deadline):
             raise NotDueError("The interrupt's deadline has not passed yet.")
-        expired = replace(record, status="expired", version=record.version + 1)
-        change = _expiry(view, record, expired, rfc3339(now))
+        result, change = _at_deadline(view, record, rfc3339(now))
         deps.store.commit(change)
-        return "expired", expired, change
+        return result, change
 
-    result, expired, change = retry_on_conflict(attempt, "interrupt")
-    if expired is not None:
-        with suppress(DeliveryFailedError):  # committed: else the outbox (stream consumer) fails the task
-            deliver(expired, deps, "expiry", change)
+    result, change = retry_on_conflict(attempt, "interrupt")
+    if change is not None and change.interrupt is not None:
+        with suppress(DeliveryFailedError):  # committed: else the outbox (stream consumer) delivers it
+            deliver(change.interrupt, deps, "expiry", change)
     return result
+
+
+def _at_deadline(view: RunView, record: InterruptRecord, now: str) -> tuple[ExpiryResult, RunChange]:
+    policy = policy_of(record)
+    if policy.resolves_at_deadline:
+        return "resolved", resolution_change(view, record, deadline_resume_value(record, policy, now), now)
+    expired = replace(record, status="expired", version=record.version + 1)
+    return "expired", _expiry(view, record, expired, now)
 
 
 def _expiry(view: RunView, record: InterruptRecord, expired: InterruptRecord, now: str) -> RunChange:

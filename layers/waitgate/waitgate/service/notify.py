@@ -3,7 +3,9 @@
 approval: `audience` when given, else the union of the eligibility refs (approversList, members of
 approverGroupRefs and holders of approverRoleRefs from the directory, for the advertised ref kinds);
 conversation.start: its `participants`. Other kinds name nobody: mint a link for them instead
-(`POST /runs/{runId}/interrupts/{nodeId}/tokens`). A failed notice never undoes the request.
+(`POST /runs/{runId}/interrupts/{nodeId}/tokens`). Approvers an escalation step added (approval,
+low-confidence) are recipients from that step on (docs/escalation.md). A failed notice never undoes
+the request.
 """
 
 from __future__ import annotations
@@ -12,13 +14,15 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from waitgate.approval import notification_recipients
+from waitgate.approval import ApproverFields, notification_recipients
 from waitgate.errors import DeliveryFailedError, WaitgateError
-from waitgate.notices import InterruptNotice
+from waitgate.escalation import Step
+from waitgate.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice
 from waitgate.ports import Clock, Directory, Notifier
 from waitgate.records import InterruptRecord
 from waitgate.service.mint_token import LinkSettings, link_for
 from waitgate.service.rules.approver_config import approver_fields
+from waitgate.service.rules.escalation_steps import added_approvers
 from waitgate.tokens import KeyringError, KeySource
 
 logger = logging.getLogger(__name__)
@@ -36,15 +40,26 @@ class NotificationDependencies:
 def recipients_of(
     record: InterruptRecord, directory: Directory, ref_kinds: frozenset[str]
 ) -> tuple[str, ...]:
+    """Who the interrupt names, and then whoever its fired escalation steps added."""
     data = record.data
     if record.kind == "conversation.start":
         return _strings(data.get("participants"))
-    if record.kind != "approval":
-        return ()
-    audience = _strings(data.get("audience"))
-    if audience:
-        return audience
-    fields = approver_fields(data)
+    named = _approval_recipients(record, directory, ref_kinds) if record.kind == "approval" else ()
+    added = (members_of(step.fields, record, directory, ref_kinds) for step in added_approvers(record))
+    return tuple(dict.fromkeys(named + tuple(principal for found in added for principal in found)))
+
+
+def _approval_recipients(
+    record: InterruptRecord, directory: Directory, ref_kinds: frozenset[str]
+) -> tuple[str, ...]:
+    audience = _strings(record.data.get("audience"))
+    return audience or members_of(approver_fields(record.data), record, directory, ref_kinds)
+
+
+def members_of(
+    fields: ApproverFields, record: InterruptRecord, directory: Directory, ref_kinds: frozenset[str]
+) -> tuple[str, ...]:
+    """The principals eligibility fields name: the list, then group members and role holders."""
     tenant = record.run.tenant_id
     group_refs = (fields.approver_group_refs or ()) if "group" in ref_kinds else ()
     role_refs = (fields.approver_role_refs or ()) if "role" in ref_kinds else ()
@@ -58,16 +73,43 @@ def announce(record: InterruptRecord, deps: NotificationDependencies | None, clo
     if deps is None:
         return 0
     try:
-        return _notify_each(record, deps, clock)
+        return _notify_each(record, recipients_of(record, deps.directory, deps.ref_kinds), deps, clock)
     except (WaitgateError, KeyringError) as error:  # the directory or the keyring: nobody told
         logger.warning("interrupt notifications not sent", extra={"error_type": type(error).__name__})
         return 0
 
 
-def _notify_each(record: InterruptRecord, deps: NotificationDependencies, clock: Clock) -> int:
+def remind(record: InterruptRecord, step: Step, deps: NotificationDependencies | None, clock: Clock) -> int:
+    """After an escalation step fired: a reminding step tells everyone the interrupt names (and every
+    approver a fired step added) who has not voted, each with a fresh link; a step that only adds
+    approvers tells those it added. The number of notices sent; failures are logged."""
+    if deps is None:
+        return 0
+    voted = {str(vote.get("principal")) for vote in record.votes}
+    try:
+        if step.remind:
+            chosen = recipients_of(record, deps.directory, deps.ref_kinds)
+        else:
+            assert step.add_approvers is not None
+            chosen = members_of(step.add_approvers, record, deps.directory, deps.ref_kinds)
+        waiting = tuple(principal for principal in chosen if principal not in voted)
+        notice = REMINDER_KIND if step.remind else ESCALATION_KIND
+        return _notify_each(record, waiting, deps, clock, notice)
+    except (WaitgateError, KeyringError) as error:
+        logger.warning("escalation notices not sent", extra={"error_type": type(error).__name__})
+        return 0
+
+
+def _notify_each(
+    record: InterruptRecord,
+    recipients: tuple[str, ...],
+    deps: NotificationDependencies,
+    clock: Clock,
+    notice_kind: str = NOTICE_KIND,
+) -> int:
     sent = 0
     title = _title(record)
-    for recipient in recipients_of(record, deps.directory, deps.ref_kinds):
+    for recipient in recipients:
         link = link_for(record, "resolve", recipient, deps.keyring, clock.now(), deps.links)
         notice = InterruptNotice(
             run=record.run,
@@ -78,6 +120,7 @@ def _notify_each(record: InterruptRecord, deps: NotificationDependencies, clock:
             link=link.url,
             expires_at=link.expires_at,
             title=title,
+            notice=notice_kind,
         )
         try:
             deps.notifier.notify_interrupt(notice)

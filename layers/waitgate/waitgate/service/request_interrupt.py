@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from contextlib import suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, Literal
 
-from waitgate.clock import rfc3339
+from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import (
     CapabilityNotSupportedError,
     ConcurrentUpdateError,
@@ -17,6 +17,7 @@ from waitgate.errors import (
     ValidationFailedError,
     WaitgateError,
 )
+from waitgate.escalation import EscalationPolicy, HostDefaults, default_for, parse_policy, to_json
 from waitgate.payloads import parse_interrupt_payload, snapshot_status_for
 from waitgate.ports import Clock, DeadlineScheduler, IdGenerator, InterruptStore, Workflow
 from waitgate.records import (
@@ -32,6 +33,7 @@ from waitgate.records import (
 )
 from waitgate.service.notify import NotificationDependencies, announce
 from waitgate.service.rules import conversation, event_log, reentry
+from waitgate.service.rules.deadline_decision import check_resolve_with
 from waitgate.service.rules.execution_links import EXECUTION_LINK, execution_link_guard
 from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.service.rules.reentry import KeySupersededError
@@ -47,6 +49,7 @@ class InterruptRequest:
     interrupt: Any
     configurable: JSONObject | None = None
     execution_arn: str | None = None
+    escalation: Any = None  # the Task's escalation policy; None: the host's default for the tenant
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class RequestDependencies:
     conversation_capability: bool = True
     notifications: NotificationDependencies | None = None  # None: nobody is notified
     deadlines: DeadlineScheduler | None = None  # None: deadlines hold on resolve, nobody fails the task
+    escalation_defaults: HostDefaults = field(default_factory=dict)  # per tenant (docs/escalation.md)
 
 
 def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> RequestOutcome:
@@ -74,6 +78,7 @@ def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> R
         model = parse_interrupt_payload(request.interrupt)
         _within_host_limits(request.interrupt)
         conversation.check_capability(model.kind, deps.conversation_capability)
+        policy = _escalation(request, model.kind, deps)
     except (InterruptPayloadInvalidError, CapabilityNotSupportedError) as error:
         deps.workflow.send_failure(request.task_token, error.code, error.detail)
         return RequestOutcome(status="rejected")
@@ -81,7 +86,7 @@ def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> R
 
     def attempt() -> RequestOutcome:
         view = deps.store.load(request.run, request.node_id, reentry_key=payload["key"])
-        outcome, change = _plan(request, payload, model.kind, view, deps)
+        outcome, change = _plan(request, payload, model.kind, view, deps, policy)
         deps.store.commit(change)
         return outcome
 
@@ -97,6 +102,19 @@ def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> R
         return RequestOutcome(status="rejected")
     _after_commit(outcome, request, deps)
     return outcome
+
+
+def _escalation(request: InterruptRequest, kind: str, deps: RequestDependencies) -> EscalationPolicy | None:
+    """The policy in force: the Task's own (checked, `resolveWith` against the interrupt's resume rules),
+    else the tenant's host default fitted to the interrupt; None when nothing escalates."""
+    payload = request.interrupt
+    timeout_ms = payload.get("timeoutMs") if isinstance(payload.get("timeoutMs"), int) else None
+    if request.escalation is None:
+        tenant = request.run.tenant_id
+        return default_for(deps.escalation_defaults, tenant, kind=kind, timeout_ms=timeout_ms)
+    policy = parse_policy(request.escalation, kind=kind, timeout_ms=timeout_ms)
+    check_resolve_with(kind, payload, policy, rfc3339(deps.clock.now()))
+    return None if policy.is_empty else policy
 
 
 def _within_host_limits(payload: JSONObject) -> None:
@@ -123,6 +141,7 @@ def _plan(
     kind: str,
     view: RunView,
     deps: RequestDependencies,
+    policy: EscalationPolicy | None,
 ) -> tuple[RequestOutcome, RunChange]:
     snapshot = view.snapshot or RunSnapshot.new(request.run)
     entry = view.reentry
@@ -132,7 +151,7 @@ def _plan(
     if current and current.status == "pending" and current.key == payload["key"]:
         change = reentry.take_over(snapshot, current, request.task_token)
         return RequestOutcome("taken-over", current.interrupt_id, change.interrupt), change
-    record = _new_record(request, payload, kind, current, deps)
+    record = _new_record(request, payload, kind, current, deps, policy)
     entries = event_log.with_legacy("interrupt.requested", kind, payload, request.node_id)
     snapshot, events = event_log.append(snapshot, record.requested_at, entries)
     snapshot = replace(
@@ -161,9 +180,11 @@ def _new_record(
     kind: str,
     current: InterruptRecord | None,
     deps: RequestDependencies,
+    policy: EscalationPolicy | None,
 ) -> InterruptRecord:
-    """The interrupt to suspend on; its deadline is scheduled before the commit, so no committed
-    interrupt lacks its expiry (a schedule whose interrupt never commits fires and changes nothing)."""
+    """The interrupt to suspend on; its deadline and its escalation steps are scheduled before the
+    commit, so no committed interrupt lacks them (a schedule whose interrupt never commits fires and
+    changes nothing)."""
     now = deps.clock.now()
     record = InterruptRecord(
         run=request.run,
@@ -176,10 +197,19 @@ def _new_record(
         requested_at=rfc3339(now),
         version=current.version + 1 if current else 1,
         deadline=_deadline(now, payload.get("timeoutMs")),
+        escalation=to_json(policy) if policy is not None else None,
     )
-    if record.deadline is not None and deps.deadlines is not None:
-        deps.deadlines.schedule_expiry(record)
+    if deps.deadlines is not None:
+        _schedule(record, policy, deps.deadlines)
     return record
+
+
+def _schedule(record: InterruptRecord, policy: EscalationPolicy | None, deadlines: DeadlineScheduler) -> None:
+    if record.deadline is not None:
+        deadlines.schedule_expiry(record)
+    requested_at = parse_rfc3339(record.requested_at)
+    for step in policy.steps if policy is not None else ():
+        deadlines.schedule_step(record, step.index, step.due(requested_at))
 
 
 def _reenter(
@@ -221,6 +251,7 @@ def request_from_task_event(event: Any, deps: RequestDependencies) -> RequestOut
             interrupt=task.interrupt,
             configurable=task.configurable,
             execution_arn=task.execution_arn,
+            escalation=task.escalation,
         )
     except WaitgateError as error:
         if not isinstance(task_token, str) or not task_token:

@@ -108,7 +108,7 @@ def plan_resolve(view: RunView, command: ResolveCommand, deps: ResolveDependenci
     record = pending_interrupt(view, command, deps.clock)
     decision, now = _decision(record, command, deps)
     if decision.resolved:
-        change = _resolution(view, decision.record, decision.resume_value, now)
+        change = resolution_change(view, decision.record, decision.resume_value, now)
     else:
         change = _recorded(view, decision.record, decision.events, now)
     return ResolvePlan(record, decision, change)
@@ -153,7 +153,8 @@ def pending_interrupt(view: RunView, command: ResolveCommand, clock: Clock) -> I
     return pending_record(view, clock, interrupt_id=command.interrupt_id, surface=command.surface)
 
 
-def _resolution(view: RunView, record: InterruptRecord, resume_value: Any, now: str) -> RunChange:
+def resolution_change(view: RunView, record: InterruptRecord, resume_value: Any, now: str) -> RunChange:
+    """The interrupt resolved with `resume_value` (by a person, or by its deadline): `interrupt.resolved`."""
     assert view.snapshot is not None
     resolved = replace(
         record,

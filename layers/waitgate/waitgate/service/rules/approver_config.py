@@ -21,6 +21,7 @@ from waitgate.approval import (
 )
 from waitgate.ports import Directory
 from waitgate.records import InterruptRecord
+from waitgate.service.rules.escalation_steps import added_approvers
 
 ALL_REF_KINDS: frozenset[str] = frozenset({"principal", "group", "role"})
 
@@ -80,7 +81,8 @@ def eligibility_of(
     if record.kind != "approval":
         return None
     fields = approver_fields(record.data)
-    refs = refs_needing_resolution(fields, ref_kinds=config.ref_kinds, principal=principal)
+    added = added_approvers(record)  # from the escalation steps that fired (docs/escalation.md)
+    refs = refs_needing_resolution(fields, ref_kinds=config.ref_kinds, principal=principal, added=added)
     memberships = Memberships()
     if refs.groups or refs.roles:
         memberships = directory.memberships(record.run.tenant_id, principal, refs.groups, refs.roles)
@@ -91,4 +93,5 @@ def eligibility_of(
         principal=principal,
         memberships=memberships,
         now=now,
+        added=added,
     )

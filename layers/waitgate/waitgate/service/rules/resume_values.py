@@ -21,27 +21,34 @@ def validated_resume(record: InterruptRecord, raw: Any, caller: Caller) -> Any:
     conversation.exchange: the outcomeSchema; every kind: a declared resumeSchema.
     external-event, custom, low-confidence and conversation start/close take any JSON value.
     """
-    if record.kind == "approval":
-        return _approval(record, raw, caller)
-    if record.kind == "clarification":
-        _clarification(record, raw)
-    elif record.kind == "conversation.exchange" and "outcomeSchema" in record.data:
-        validate_against_schema(raw, record.data["outcomeSchema"], "resumeValue")
-    if "resumeSchema" in record.payload:
-        validate_against_schema(raw, record.payload["resumeSchema"], "resumeValue")
+    return resume_for(record.kind, record.payload, raw, caller.principal)
+
+
+def resume_for(kind: str, payload: JSONObject, raw: Any, principal: str) -> Any:
+    """`validated_resume` for an interrupt known by its payload (a deadline decision is checked
+    before the interrupt is recorded); `principal` fills an approval's omitted `decidedBy`."""
+    data: JSONObject = payload.get("data", {})
+    if kind == "approval":
+        return _approval(payload, raw, principal)
+    if kind == "clarification":
+        _clarification(data, raw)
+    elif kind == "conversation.exchange" and "outcomeSchema" in data:
+        validate_against_schema(raw, data["outcomeSchema"], "resumeValue")
+    if "resumeSchema" in payload:
+        validate_against_schema(raw, payload["resumeSchema"], "resumeValue")
     return raw
 
 
-def _clarification(record: InterruptRecord, raw: Any) -> None:
+def _clarification(data: JSONObject, raw: Any) -> None:
     """{answers: {<questionId>: value}}: 400 naming the question whose answer is missing or wrong."""
-    questions = ClarificationData.model_validate(record.data, by_alias=True).questions
+    questions = ClarificationData.model_validate(data, by_alias=True).questions
     parse_clarification_resume(raw, questions)
 
 
-def _approval(record: InterruptRecord, raw: Any, caller: Caller) -> JSONObject:
-    resume = parse_approval_resume(raw, record.data["actions"])
+def _approval(payload: JSONObject, raw: Any, principal: str) -> JSONObject:
+    resume = parse_approval_resume(raw, payload["data"]["actions"])
     value: JSONObject = resume.model_dump(mode="json", by_alias=True, exclude_none=True)
-    value.setdefault("decidedBy", caller.principal)
-    if "resumeSchema" in record.payload:
-        validate_against_schema(value, record.payload["resumeSchema"], "resumeValue")
+    value.setdefault("decidedBy", principal)
+    if "resumeSchema" in payload:
+        validate_against_schema(value, payload["resumeSchema"], "resumeValue")
     return value

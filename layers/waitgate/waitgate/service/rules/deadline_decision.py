@@ -1,0 +1,61 @@
+"""A deadline decision (`onDeadline: {resolveWith}`): checked against the resume rules a person's answer
+meets when the interrupt is requested, and made, as an ordinary resolution, when its deadline passes.
+
+An approval's decision is `resolveWith` with `decidedAt` (the deadline's moment) and
+`decidedBy: "waitgate:deadline"` filled in by the host, and `votes` (those cast before the deadline),
+the shape every approval decision has. The other kinds' resume values are their own shapes (a
+clarification's `{answers}` is closed), so `resolveWith` is delivered as given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from waitgate.errors import InterruptPayloadInvalidError, ValidationFailedError
+from waitgate.escalation import EscalationPolicy
+from waitgate.records import InterruptRecord, JSONObject
+from waitgate.service.rules.resume_values import resume_for
+from waitgate.size_limits import check_resume_value
+
+DEADLINE_DECIDER = "waitgate:deadline"
+WHERE = "escalation.onDeadline.resolveWith"
+_HOST_FILLED = ("decidedAt", "decidedBy")
+
+
+def check_resolve_with(kind: str, payload: JSONObject, policy: EscalationPolicy, now: str) -> None:
+    """InterruptPayloadInvalidError, naming the member, unless `resolveWith` is a resume value this
+    interrupt accepts (an approval's: one that ends it, without the members the host fills in)."""
+    if not policy.resolves_at_deadline:
+        return
+    value = policy.resolve_with
+    if kind == "approval":
+        _check_approval_value(value)
+        value = {**value, "decidedAt": now, "decidedBy": DEADLINE_DECIDER}
+    try:
+        resume_for(kind, payload, value, DEADLINE_DECIDER)
+        check_resume_value(value)
+    except ValidationFailedError as error:
+        detail = error.detail.replace("resumeValue", WHERE, 1)
+        raise InterruptPayloadInvalidError(detail) from None
+
+
+def _check_approval_value(value: Any) -> None:
+    if not isinstance(value, dict):
+        raise InterruptPayloadInvalidError(f"{WHERE}: an approval's decision is an object {{action, ...}}.")
+    for member in _HOST_FILLED:
+        if member in value:
+            raise InterruptPayloadInvalidError(f"{WHERE}.{member}: waitgate sets it at the deadline.")
+    if value.get("action") == "ask":
+        raise InterruptPayloadInvalidError(f"{WHERE}.action: 'ask' never ends an interrupt.")
+
+
+def deadline_resume_value(record: InterruptRecord, policy: EscalationPolicy, now: str) -> Any:
+    """The resume value the deadline resolves the interrupt with."""
+    if record.kind != "approval":
+        return policy.resolve_with
+    return {
+        **policy.resolve_with,
+        "decidedAt": now,
+        "decidedBy": DEADLINE_DECIDER,
+        "votes": list(record.votes),
+    }
