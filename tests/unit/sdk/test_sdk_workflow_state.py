@@ -37,6 +37,7 @@ def test_it_is_the_generic_workflows_interrupt_state() -> None:
         function_arn="${RequestInterruptFunctionArn}",
         tenant_id="$.tenantId",
         payload_path="$.interrupt",
+        escalation_path="$.escalation",
     )
     # Then it is the same state
     assert state == expected

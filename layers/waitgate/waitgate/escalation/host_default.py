@@ -18,7 +18,7 @@ from waitgate.escalation.policy import (
     ELIGIBILITY_KINDS,
     EscalationPolicy,
     Step,
-    parse_policy,
+    check_policy,
     policy_from_json,
     to_json,
 )
@@ -36,7 +36,7 @@ def check_host_defaults(raw: Any) -> dict[str, dict[str, Any]]:
         if isinstance(document, Mapping) and document.get("onDeadline", "fail") != "fail":
             raise ValueError(f"EscalationDefaults[{tenant!r}].onDeadline: a host default never decides")
         try:
-            policy = parse_policy(document, kind="approval", timeout_ms=None)
+            policy = check_policy(document)
         except InterruptPayloadInvalidError as error:
             raise ValueError(f"EscalationDefaults[{tenant!r}]: {error.detail}") from None
         checked[tenant] = to_json(policy)

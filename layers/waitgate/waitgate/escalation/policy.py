@@ -70,10 +70,18 @@ class EscalationPolicy:
         return tuple(added for added in found if added is not None)
 
 
-def parse_policy(raw: Any, *, kind: str, timeout_ms: int | None) -> EscalationPolicy:
-    """The policy a workflow sent with its interrupt, checked; InterruptPayloadInvalidError otherwise."""
+def check_policy(raw: Any) -> EscalationPolicy:
+    """The policy on its own: the schema, the size limit and increasing steps (what the SDK and the
+    host defaults can check without an interrupt); InterruptPayloadInvalidError otherwise."""
     _check_shape(raw)
     policy = policy_from_json(raw)
+    _check_timeline(policy, None)
+    return policy
+
+
+def parse_policy(raw: Any, *, kind: str, timeout_ms: int | None) -> EscalationPolicy:
+    """The policy a workflow sent with its interrupt, checked; InterruptPayloadInvalidError otherwise."""
+    policy = check_policy(raw)
     _check_timeline(policy, timeout_ms)
     for step in policy.steps:
         if step.add_approvers is not None and kind not in ELIGIBILITY_KINDS:

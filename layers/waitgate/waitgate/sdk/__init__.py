@@ -5,6 +5,8 @@
 - decisions: `ApprovalDecision.from_resume(...)`, `ClarificationAnswers.from_resume(...)`;
 - interop: `interrupt_kind(...)` and adapters from agentflow's interrupt payloads;
 - client: `WaitgateClient` for the HTTP API, with Idempotency-Keys, safe retries and typed errors;
+- escalation: `Escalation(steps=[EscalationStep(...)], on_deadline=ResolveWith(...))`, the policy
+  beside an interrupt: reminders, added approvers, a decision at the deadline;
 - workflow: `interrupt_task_state(...)`, the ASL Task state that suspends on an interrupt.
 
 Guide: docs/sdk.md.
@@ -46,6 +48,7 @@ from waitgate.sdk.builders import (
 )
 from waitgate.sdk.client import MintedLink, Resolution, TokenInspection, WaitgateClient
 from waitgate.sdk.decisions import ApprovalDecision, ClarificationAnswers, Refinement, ResumeValueError, Vote
+from waitgate.sdk.escalation import Approvers, Escalation, EscalationStep, ResolveWith
 from waitgate.sdk.interop import (
     artifact_id_of,
     from_agentflow,
@@ -61,12 +64,15 @@ __all__ = [
     "AlreadyVoted",
     "Approval",
     "ApprovalDecision",
+    "Approvers",
     "Clarification",
     "ClarificationAnswers",
     "ConversationClose",
     "ConversationExchange",
     "ConversationStart",
     "Custom",
+    "Escalation",
+    "EscalationStep",
     "ExternalEvent",
     "Forbidden",
     "IdempotencyKeyInFlight",
@@ -85,6 +91,7 @@ __all__ = [
     "RateLimited",
     "Refinement",
     "Resolution",
+    "ResolveWith",
     "ResumeValueError",
     "RetryPolicy",
     "TaskGone",

@@ -53,7 +53,8 @@ class Refinement(_Reader):
 
 class Vote(_Reader):
     """One vote of the quorum, in cast order; `matched_by` is why the voter was eligible
-    (`list`, `group:<ref>`, `role:<ref>`, `override`, `open`), recorded when the vote was cast."""
+    (`list`, `group:<ref>`, `role:<ref>`, `escalation:<step>`, `override`, `open`), recorded when the
+    vote was cast."""
 
     principal: str
     action: ApprovalAction

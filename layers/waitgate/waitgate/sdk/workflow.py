@@ -7,7 +7,7 @@
 
 The state is the one of statemachines/interrupt.asl.json: `lambda:invoke.waitForTaskToken` of the
 stack's RequestInterruptFunction with {taskToken, runId (execution name), nodeId (state name),
-tenantId?, interrupt}; its output is the resumeValue (docs/workflows.md).
+tenantId?, interrupt, escalation?}; its output is the resumeValue (docs/workflows.md).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from waitgate.payloads import parse_interrupt_payload
 from waitgate.sdk.builders import InterruptBuilder
+from waitgate.sdk.escalation import Escalation, checked_policy
 
 WAIT_FOR_TASK_TOKEN = "arn:aws:states:::lambda:invoke.waitForTaskToken"  # noqa: S105 (an ARN)
 TIMEOUT_ERRORS = ("InterruptTimedOut", "States.Timeout", "States.HeartbeatTimeout")
@@ -56,6 +57,8 @@ def interrupt_task_state(
     invalid_payload_catch_next: str | None = None,
     error_result_path: str = "$.interruptError",
     timeout_seconds: int | None = None,
+    escalation: Escalation | dict[str, Any] | None = None,
+    escalation_path: str | None = None,
 ) -> dict[str, Any]:
     """A Task state asking for the given interrupt.
 
@@ -69,6 +72,9 @@ def interrupt_task_state(
     - `timeout_catch_next`: catch InterruptTimedOut, States.Timeout and States.HeartbeatTimeout and
       go there (the error output at `error_result_path`); `invalid_payload_catch_next` likewise
       for InterruptPayloadInvalid. `timeout_seconds` bounds the Task itself (States.Timeout).
+    - `escalation`: the escalation policy beside the interrupt (an `Escalation` or its JSON; checked
+      against the payload when that is not a template), or `escalation_path`, a JSONPath to it in the
+      state's input ("$.escalation"). Neither: the host's default for the tenant (docs/escalation.md).
     """
     state: dict[str, Any] = {
         "Type": "Task",
@@ -78,6 +84,7 @@ def interrupt_task_state(
             "Payload": _task_payload(payload_or_builder, tenant_id, payload_path),
         },
     }
+    _add_escalation(state["Parameters"]["Payload"], escalation, escalation_path)
     if timeout_seconds is not None:
         state["TimeoutSeconds"] = timeout_seconds
     if result_path is not None:
@@ -122,6 +129,19 @@ def _task_payload(
     else:
         task["interrupt"] = interrupt_member(payload_or_builder)
     return task
+
+
+def _add_escalation(
+    task: dict[str, Any], escalation: Escalation | dict[str, Any] | None, escalation_path: str | None
+) -> None:
+    if escalation is not None and escalation_path is not None:
+        raise ValueError("give either an escalation policy or escalation_path, not both")
+    if escalation_path is not None:
+        task["escalation.$"] = escalation_path
+    elif escalation is not None:
+        payload = task.get("interrupt")
+        known = payload if isinstance(payload, dict) and not _has_paths(payload) else None
+        task["escalation"] = checked_policy(escalation, known)
 
 
 def interrupt_member(payload_or_builder: InterruptBuilder | dict[str, Any] | None) -> dict[str, Any]:
