@@ -79,12 +79,17 @@ def test_carol_is_refused_before_the_escalation_step_and_accepted_after_it(
 
 
 def test_a_reminder_is_a_second_notice_for_alice(local_stack: LocalStackHandle) -> None:
-    # Given an approval of alice's with a reminder after 1 s
+    # Given an approval of alice's with a reminder after 1 s and a deadline in 10 minutes
     run = SampleRun(
         local_stack,
         "interrupt",
-        {"interrupt": approval("reminded"), "escalation": {"steps": [{"afterMs": 1000, "remind": True}]}},
+        {
+            "interrupt": approval("reminded", timeoutMs=600_000),
+            "escalation": {"steps": [{"afterMs": 1000, "remind": True}]},
+        },
     )
+    interrupt_id = run.suspended_at("Interrupt")["pendingInterrupt"]["interruptId"]
+    assert f"expire-{interrupt_id}" in schedules_of(local_stack, interrupt_id)
     # When the step fires, Then `waitgate dev-inbox` lists a second notice for alice, with a new link
     notices = wait_for(lambda: found if len(found := inbox(local_stack, "alice", run)) >= 2 else None)
     first, second = notices
@@ -99,6 +104,14 @@ def test_a_reminder_is_a_second_notice_for_alice(local_stack: LocalStackHandle) 
         == 200
     )
     assert run.output()["action"] == "accept"
+    # And the deadline's schedule, which will never be needed, is deleted
+    wait_for(lambda: True if not schedules_of(local_stack, interrupt_id) else None)
+
+
+def schedules_of(stack: LocalStackHandle, interrupt_id: str) -> list[str]:
+    scheduler = stack.client("scheduler")
+    names = [s["Name"] for s in scheduler.list_schedules()["Schedules"]]
+    return sorted(name for name in names if name.endswith(interrupt_id))
 
 
 def test_the_deadline_rejects_and_the_run_succeeds(local_stack: LocalStackHandle) -> None:
