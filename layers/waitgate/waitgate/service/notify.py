@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from waitgate.approval import ApproverFields, notification_recipients
 from waitgate.errors import DeliveryFailedError, WaitgateError
-from waitgate.escalation import Step
 from waitgate.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice
 from waitgate.ports import Clock, Directory, Notifier
 from waitgate.records import InterruptRecord
@@ -24,6 +23,9 @@ from waitgate.service.mint_token import LinkSettings, link_for
 from waitgate.service.rules.approver_config import approver_fields
 from waitgate.service.rules.escalation_steps import added_approvers
 from waitgate.tokens import KeyringError, KeySource
+
+if TYPE_CHECKING:
+    from waitgate.escalation import Step
 
 logger = logging.getLogger(__name__)
 

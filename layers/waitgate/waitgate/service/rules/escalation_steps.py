@@ -4,20 +4,25 @@ steps added, and the change one step firing makes (docs/escalation.md)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from waitgate.approval import AddedApprovers
 from waitgate.clock import parse_rfc3339
-from waitgate.escalation import EscalationPolicy, Step, policy_from_json
 from waitgate.records import InterruptRecord, JSONObject, RunChange, RunView
 from waitgate.service.rules import event_log
 from waitgate.service.rules.event_log import EventEntry
+
+if TYPE_CHECKING:
+    from waitgate.escalation import EscalationPolicy, Step
 
 StepState = Literal["due", "not-due", "fired", "ended", "unknown"]
 _FIELDS = ("approversList", "approverGroupRefs", "approverRoleRefs")
 
 
 def policy_of(record: InterruptRecord) -> EscalationPolicy:
+    # imported here: a resolve of an interrupt without a policy (most of them) never loads the rules
+    from waitgate.escalation import policy_from_json
+
     return policy_from_json(record.escalation or {})
 
 
