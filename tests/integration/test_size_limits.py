@@ -15,6 +15,7 @@ from waitgate.payloads.json_rules import encoded_size
 from waitgate.size_limits import (
     MAX_ASKS,
     MAX_COMMENT_BYTES,
+    MAX_ESCALATION_BYTES,
     MAX_PRINCIPAL_BYTES,
     MAX_REQUIRED_APPROVALS,
     MAX_RESUME_VALUE_BYTES,
@@ -50,10 +51,21 @@ def approval(**data: Any) -> dict[str, Any]:
     }
 
 
-def suspended(harness: WorkflowHarness, interrupt: dict[str, Any]) -> SuspendedRun:
+def suspended(harness: WorkflowHarness, interrupt: dict[str, Any], escalation: Any = None) -> SuspendedRun:
     run = harness.suspend(interrupt)
-    Handler("request_interrupt")(run.task_event)
+    Handler("request_interrupt")({**run.task_event, "escalation": escalation})
     return run
+
+
+def largest_policy(principals: list[str]) -> dict[str, Any]:
+    """An escalation policy of 8 steps adding the longest principals, just under its 16 KB."""
+    steps = [{"afterMs": 1000 * (n + 1), "addApprovers": {"approversList": principals[:6]}} for n in range(8)]
+    policy = {"steps": steps, "onDeadline": {"resolveWith": {"action": "reject", "feedback": ""}}}
+    room = MAX_ESCALATION_BYTES - encoded_size(policy)
+    assert 0 < room <= MAX_COMMENT_BYTES
+    policy["onDeadline"]["resolveWith"]["feedback"] = "f" * room  # the policy exactly at its limit
+    assert encoded_size(policy) == MAX_ESCALATION_BYTES
+    return policy
 
 
 def vote(resolve: Handler, run: SuspendedRun, sub: str, value: Any) -> tuple[int, dict[str, Any]]:
@@ -92,13 +104,15 @@ def test_the_largest_quorum_with_the_largest_votes_completes(
     harness: WorkflowHarness, resolve: Handler, dynamodb: Any, table_name: str
 ) -> None:
     # Given the largest quorum (8 approvals, majority: up to 12 votes) of 12 approvers with the longest
-    # principals, a payload near its limit, every question asked, and a vote share known up front
+    # principals, a payload near its limit, an escalation policy near its own, every question asked, and
+    # a vote share known up front
     principals = [long_principal(i) for i in range(12)]
     interrupt = approval(
         requiredApprovals=MAX_REQUIRED_APPROVALS, rejectionPolicy="majority", approversList=principals
     )
     interrupt["data"]["description"] = "d" * (60 * 1024)
-    run = suspended(harness, interrupt)
+    interrupt["timeoutMs"] = 86_400_000
+    run = suspended(harness, interrupt, largest_policy(principals))
     question = {"action": "ask", "decidedAt": DECIDED_AT, "feedback": "é" * (MAX_COMMENT_BYTES // 2)}
     for _ in range(MAX_ASKS):
         assert vote(resolve, run, principals[0], question)[0] == 202

@@ -153,6 +153,16 @@ def test_the_request_schedules_every_step_before_the_commit(world: World) -> Non
             {"steps": [{"afterMs": 5, "addApprovers": {"approversList": ["c"]}}]},
             "addApprovers",
         ),
+        (
+            {**approval(), "timeoutMs": 1000},
+            {"onDeadline": {"resolveWith": {"action": "reject", "feedback": "x" * 5000}}},
+            "escalation.onDeadline.resolveWith.feedback: feedback is 5,000 bytes",
+        ),
+        (
+            {**approval(), "timeoutMs": 1000},
+            {"onDeadline": {"resolveWith": {"action": "ask"}}},
+            "escalation.onDeadline.resolveWith.action: 'ask' never ends",
+        ),
     ],
 )
 def test_an_invalid_policy_fails_the_task_naming_the_member(

@@ -11,6 +11,7 @@ from waitgate.payloads.schema_cache import validator_for
 from waitgate.schemas import load_schema
 from waitgate.sdk import (
     Approval,
+    ApprovalDecision,
     Approvers,
     Clarification,
     Escalation,
@@ -93,3 +94,15 @@ def test_a_policy_path_or_json_and_never_both() -> None:
         Escalation(
             steps=[EscalationStep(timedelta(2), remind=True), EscalationStep(timedelta(1), remind=True)]
         ).to_json()
+
+
+def test_a_decision_made_at_the_deadline_reads_as_one() -> None:
+    value = {
+        "action": "reject",
+        "decidedAt": "2026-11-30T22:00:00.000Z",
+        "decidedBy": "waitgate:deadline",
+        "votes": [],
+    }
+    decision = ApprovalDecision.from_resume(value)
+    assert decision.rejected and decision.by_deadline
+    assert not ApprovalDecision.from_resume({**value, "decidedBy": "alice"}).by_deadline

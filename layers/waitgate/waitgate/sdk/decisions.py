@@ -21,6 +21,7 @@ from waitgate.payloads import ApprovalAction
 from waitgate.payloads.error_detail import describe
 
 _R = TypeVar("_R", bound="_Reader")
+DEADLINE_DECIDER = "waitgate:deadline"  # decidedBy of a decision made at the deadline (docs/escalation.md)
 
 
 class ResumeValueError(ValueError):
@@ -86,6 +87,11 @@ class ApprovalDecision(_Reader):
     @property
     def rejected(self) -> bool:
         return self.action == "reject"
+
+    @property
+    def by_deadline(self) -> bool:
+        """Decided by the host at the deadline (an escalation policy's `onDeadline.resolveWith`)."""
+        return self.decided_by == DEADLINE_DECIDER
 
     @property
     def needs_refinement(self) -> bool:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from waitgate.errors import InterruptPayloadInvalidError, ValidationFailedError
+from waitgate.errors import InterruptPayloadInvalidError, PayloadTooLargeError, ValidationFailedError
 from waitgate.escalation import EscalationPolicy
 from waitgate.records import InterruptRecord, JSONObject
 from waitgate.service.rules.resume_values import resume_for
-from waitgate.size_limits import check_resume_value
+from waitgate.size_limits import check_comment, check_resume_value
 
 DEADLINE_DECIDER = "waitgate:deadline"
 WHERE = "escalation.onDeadline.resolveWith"
@@ -34,9 +34,19 @@ def check_resolve_with(kind: str, payload: JSONObject, policy: EscalationPolicy,
     try:
         resume_for(kind, payload, value, DEADLINE_DECIDER)
         check_resume_value(value)
-    except ValidationFailedError as error:
-        detail = error.detail.replace("resumeValue", WHERE, 1)
-        raise InterruptPayloadInvalidError(detail) from None
+        if kind == "approval":
+            check_comment(value.get("feedback"))  # as long as a person's comment may be
+    except (ValidationFailedError, PayloadTooLargeError) as error:
+        raise InterruptPayloadInvalidError(_named(error)) from None
+
+
+def _named(error: ValidationFailedError | PayloadTooLargeError) -> str:
+    """The resume rules' detail, about `resumeValue`, said about the policy's member."""
+    detail = error.detail.replace("resumeValue", WHERE)
+    if detail.startswith(WHERE):
+        return detail
+    path = str(error.extensions.get("path", "resumeValue"))
+    return f"{WHERE}{path.removeprefix('resumeValue')}: {detail}"
 
 
 def _check_approval_value(value: Any) -> None:
