@@ -76,6 +76,14 @@ def test_what_is_committed_reads_back_the_same(store: Any) -> None:
     assert store.load(RunRef("other", "run-1"), "Gate").snapshot is None
 
 
+def test_an_escalation_policy_and_its_fired_steps_read_back_the_same(store: Any) -> None:
+    policy = {"steps": [{"afterMs": 1000, "remind": True}, {"afterMs": 2000, "remind": True}]}
+    change = first_change()
+    escalated = replace(interrupt(), escalation=policy, escalated=(1, 0))
+    store.commit(replace(change, interrupt=escalated))
+    assert store.load(RUN, "Gate").interrupt == escalated
+
+
 def test_a_second_new_run_with_the_same_id_loses(store: Any) -> None:
     store.commit(first_change())
     with pytest.raises(ConcurrentUpdateError):
