@@ -178,3 +178,26 @@ def test_the_translated_template_passes_cfn_lint(translated: dict[str, Any], tmp
     cfn_lint = Path(sys.executable).with_name("cfn-lint")
     result = subprocess.run([str(cfn_lint), str(path)], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_only_the_scheduler_role_invokes_the_schedule_targets_and_only_delete_schedules_deletes(
+    template: dict[str, Any],
+) -> None:
+    # Given the scheduler's role, Then it may invoke the deadline's and the escalation steps' targets only
+    resources = template["Resources"]
+    (policy,) = resources["DeadlineSchedulerRole"]["Properties"]["Policies"]
+    (statement,) = policy["PolicyDocument"]["Statement"]
+    targets = {text["Fn::Sub"].rsplit(":function:", 1)[1] for text in statement["Resource"]}
+    assert (statement["Action"], targets) == (
+        "lambda:InvokeFunction",
+        {"${AWS::StackName}-expire-interrupt", "${AWS::StackName}-escalate-interrupt"},
+    )
+    named = {resources[n]["Properties"].get("FunctionName", {}).get("Fn::Sub") for n in resources}
+    assert targets <= named
+    # And scheduler:DeleteSchedule is delete_schedules' alone, never on a resolve path
+    holders = [
+        name
+        for name, resource in resources_of(template, "AWS::Serverless::Function").items()
+        if {"Ref": "ScheduleCleanupPolicy"} in resource["Properties"].get("Policies", [])
+    ]
+    assert holders == ["DeleteSchedulesFunction"]
