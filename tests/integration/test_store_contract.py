@@ -77,10 +77,8 @@ def test_what_is_committed_reads_back_the_same(store: Any) -> None:
 
 
 def test_an_escalation_policy_and_its_fired_steps_read_back_the_same(store: Any) -> None:
-    policy = {"steps": [{"afterMs": 1000, "remind": True}, {"afterMs": 2000, "remind": True}]}
-    change = first_change()
-    escalated = replace(interrupt(), escalation=policy, escalated=(1, 0))
-    store.commit(replace(change, interrupt=escalated))
+    escalated = replace(interrupt(), escalation={"steps": [{"afterMs": 9, "remind": True}]}, escalated=(0,))
+    store.commit(replace(first_change(), interrupt=escalated))
     assert store.load(RUN, "Gate").interrupt == escalated
 
 

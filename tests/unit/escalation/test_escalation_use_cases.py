@@ -8,8 +8,15 @@ from typing import Any
 
 import pytest
 
-from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
-from tests.fakes.schedules import RecordingNotifier, RecordingScheduler, StaticDirectory
+from tests.fakes.memory import (
+    CountingIds,
+    FixedClock,
+    MemoryDirectory,
+    MemoryStore,
+    RecordingNotifier,
+    RecordingWorkflow,
+)
+from tests.fakes.schedules import RecordingScheduler
 from waitgate.errors import ForbiddenError, InterruptAlreadyResolvedError
 from waitgate.identity import Caller
 from waitgate.records import RunChange, RunRef
@@ -56,7 +63,9 @@ class World:
         self.clock = FixedClock()
         self.scheduler = RecordingScheduler()
         self.notifier = RecordingNotifier()
-        self.directory = StaticDirectory(groups={"release-leads": ("dana", "erin")})
+        self.directory = MemoryDirectory()
+        for member in ("dana", "erin"):
+            self.directory.add_member("default", "group", "release-leads", member)
         self.defaults = defaults or {}
         self.notifications = NotificationDependencies(
             notifier=self.notifier,
@@ -93,10 +102,13 @@ class World:
         return resolve_interrupt(ResolveCommand(RUN, NODE, value, caller), deps)
 
     def events(self, mode: str | None = None) -> list[str]:
-        return [e.type for e in self.store.events.get(RUN, []) if mode is None or e.mode == mode]
+        return [e.type for e in self.store.events_of(RUN) if mode is None or e.mode == mode]
+
+    def told(self, notice: str | None = None) -> list[str]:
+        return [n.recipient for n in self.notifier.notices if notice is None or n.notice == notice]
 
     def payload_of(self, event_type: str) -> dict[str, Any]:
-        (event,) = [e for e in self.store.events[RUN] if e.type == event_type]
+        (event,) = [e for e in self.store.events_of(RUN) if e.type == event_type]
         return event.payload
 
 
@@ -207,7 +219,7 @@ def test_a_step_that_only_adds_approvers_tells_those_it_added(world: World) -> N
     world.notifier.notices.clear()
     world.clock.advance(hours=1)
     world.fire(1)
-    assert world.notifier.told() == ["carol", "dana", "erin"]
+    assert world.told() == ["carol", "dana", "erin"]
     assert {n.notice for n in world.notifier.notices} == {"interrupt.escalated"}
 
 
@@ -242,7 +254,7 @@ def test_after_an_escalation_a_reminder_includes_the_added_approvers(world: Worl
     world.fire(0)
     world.notifier.notices.clear()
     world.fire(1)
-    assert world.notifier.told("interrupt.reminded") == ["alice", "carol"]
+    assert world.told("interrupt.reminded") == ["alice", "carol"]
 
 
 def test_a_step_firing_twice_changes_nothing_the_second_time(world: World) -> None:
