@@ -131,13 +131,13 @@ def test_the_outbox_mapping_keeps_the_templates_batching_window(aws: None, dynam
     _, translated, _ = create_template_resources(
         "http://127.0.0.1:3000", "http://127.0.0.1:3000/.local-issuer", FunctionRegistry()
     )
-    (declared,) = [
-        translated["Resources"][key]["Properties"]["MaximumBatchingWindowInSeconds"]
-        for key in _of_type(translated, "AWS::Lambda::EventSourceMapping")
-    ]
+    outbox = "DeliverResolutionFunctionEndings"  # SAM names a mapping after its function and event
+    assert outbox in _of_type(translated, "AWS::Lambda::EventSourceMapping")
+    declared = translated["Resources"][outbox]["Properties"]["MaximumBatchingWindowInSeconds"]
     # When the stream dispatcher asks how long the outbox's mapping gathers records
     backend = lambda_backends[DEFAULT_ACCOUNT_ID]["us-east-1"]
-    (mapping,) = backend.list_event_source_mappings("", "")
+    mappings = backend.list_event_source_mappings("", "")
+    (mapping,) = [m for m in mappings if m.function_arn.endswith("DeliverResolutionFunction")]
     window = batching_window_seconds(backend, mapping.function_arn, mapping.event_source_arn)
     # Then it is the template's window, long enough for a resolver's own send to be marked first
     assert window == declared >= 1
