@@ -23,7 +23,7 @@ from typing import Any
 from waitgate.errors import ValidationFailedError
 
 MAX_DEPTH = 64
-_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+_NOT_STRUCTURE = re.compile(r'[^"\[\]{}]+')
 
 
 def loads(text: str | bytes) -> Any:
@@ -75,17 +75,17 @@ def encoded_size(value: Any) -> int:
 
 
 def _check_depth(text: str) -> None:
+    """The deepest nesting outside strings, counted at C speed: escapes out, then all but quotes and
+    brackets out, then the strings (between quotes) out; what is left is the brackets, in order."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return  # cannot nest deeper than it has brackets
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    outside_strings = "".join(_NOT_STRUCTURE.sub("", unescaped).split('"')[::2])
     depth = 0
-    for match in _STRING_OR_BRACKET.finditer(text):
-        lexeme = match.group()
-        if lexeme in ("[", "{"):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise _too_deep()
-        elif lexeme in ("]", "}"):
-            depth -= 1
+    for bracket in outside_strings:
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise _too_deep()
 
 
 def _check_string(text: str, where: str) -> None:
