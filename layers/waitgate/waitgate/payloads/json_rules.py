@@ -34,7 +34,9 @@ def loads(text: str | bytes) -> Any:
         raise ValidationFailedError("The body is not valid UTF-8.", path="$") from error
     _check_depth(decoded)
     try:
-        value = json.loads(decoded, parse_constant=_no_constant, object_pairs_hook=_unique_members)
+        value = json.loads(
+            decoded, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_unique_members
+        )
     except json.JSONDecodeError as error:
         detail = f"The body is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
         raise ValidationFailedError(detail, path="$") from error
@@ -42,7 +44,8 @@ def loads(text: str | bytes) -> Any:
         raise ValidationFailedError("A number in the body has too many digits.", path="$") from error
     except RecursionError as error:  # pragma: no cover - the depth check runs first
         raise _too_deep() from error
-    check_value(value)
+    if "\\u" in decoded:
+        check_value(value)  # a lone surrogate can only come from a \u escape; depth and numbers are held
     return value
 
 
@@ -95,6 +98,15 @@ def _check_string(text: str, where: str) -> None:
         raise ValidationFailedError(
             "Strings must be Unicode text: a lone surrogate (\\ud800-\\udfff) is not allowed.", path=where
         ) from error
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValidationFailedError(
+            "Numbers must be finite: NaN, Infinity and numbers past ±1.8e308 are not JSON.", path="$"
+        )
+    return number
 
 
 def _no_constant(name: str) -> Any:
