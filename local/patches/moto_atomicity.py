@@ -3,7 +3,10 @@
 moto applies a transaction item by item and, when a condition fails, restores a copy of the whole
 table taken before it started. Two threads at once can therefore both "win", or lose each other's
 writes, where DynamoDB would serialize them. One re-entrant lock around every item operation gives
-the isolation real DynamoDB has, so race tests test our code and not moto's.
+the isolation real DynamoDB has, so race tests test our code and not moto's. The lock is held for a
+whole request, not only inside the backend: moto's handler sizes and renders the very item objects
+that a concurrent transaction mutates (BatchGetItem raised "dictionary changed size during iteration"
+under load), so an answer is rendered before the next write begins, as DynamoDB's reads are.
 
 Stream-triggered Lambda handlers must not run inside the lock on another thread (they would wait on
 it): the local stack hands stream records to a worker instead of running them inline.
@@ -88,5 +91,8 @@ def serialize_dynamodb_operations() -> None:
     """Idempotent: patch moto's DynamoDB backend so item operations never interleave (and its
     models are not kept forever)."""
     _stop_tracking_dynamodb_instances()
+    from moto.dynamodb.responses import DynamoHandler
+
     for name in _OPERATIONS:
         replace_attribute(DynamoDBBackend, name, _serialized)
+    replace_attribute(DynamoHandler, "call_action", _serialized)  # a whole request, rendering included
