@@ -15,7 +15,7 @@ from html import escape
 
 from waitgate.channels.message_facts import ACTION_LABELS, MessageFacts, names, shown_time
 
-HEADER_PREFIX = "X-Waitgate-"  # for mail filters: tenant, run, node, recipient (never the link)
+HEADER_PREFIX = "X-Waitgate-"  # for mail filters: tenant, run, node, kind, recipient (never the link)
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ def email_content(facts: MessageFacts) -> EmailContent:
             (f"{HEADER_PREFIX}Tenant", facts.tenant_id),
             (f"{HEADER_PREFIX}Run-Id", facts.run_id),
             (f"{HEADER_PREFIX}Node-Id", facts.node_id),
+            (f"{HEADER_PREFIX}Kind", facts.kind),
             (f"{HEADER_PREFIX}Recipient", facts.recipient),
         ),
     )

@@ -38,6 +38,7 @@ def message_metadata(facts: MessageFacts) -> dict[str, Any]:
             "runId": facts.run_id,
             "nodeId": facts.node_id,
             "interruptId": facts.interrupt_id,
+            "kind": facts.kind,
             "recipient": facts.recipient,
         },
     }
