@@ -28,7 +28,9 @@ logger = Logger(child=True)
 
 
 def new_processor() -> BatchProcessor:
-    return BatchProcessor(event_type=EventType.SQS)
+    """A batch whose every notice failed is answered as one (batchItemFailures), not raised: each
+    message keeps the backoff it was given instead of the queue's whole visibility timeout."""
+    return BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
 
 @cache
