@@ -19,8 +19,8 @@ from slack_sdk.signature import SignatureVerifier
 from bench.local_stack import BenchStack, Deadline
 from bench.report import Row
 from bench.samples import APPROVAL
-from local.inbox import InboxLog
-from local.state_dir import StateDir
+from local.standins.inbox import InboxLog
+from local.state.state_dir import StateDir
 from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
 from waitgate.channels.contacts import ContactPoints
 

@@ -58,15 +58,23 @@ class RecordingChannel:
 
 class MemorySentMessages:
     def __init__(self) -> None:
-        self.messages: dict[tuple[RunRef, str, str, str, str], SentMessage] = {}
+        self.messages: dict[tuple[RunRef, str, str, str, str, str], SentMessage] = {}
 
     def find(
-        self, run: RunRef, node_id: str, interrupt_id: str, channel: ChannelName, recipient: str
+        self,
+        run: RunRef,
+        node_id: str,
+        interrupt_id: str,
+        channel: ChannelName,
+        recipient: str,
+        notice_id: str,
     ) -> SentMessage | None:
-        return self.messages.get((run, node_id, interrupt_id, channel, recipient))
+        return self.messages.get((run, node_id, interrupt_id, channel, recipient, notice_id))
 
     def record(self, run: RunRef, node_id: str, interrupt_id: str, message: SentMessage) -> None:
-        self.messages[(run, node_id, interrupt_id, message.channel, message.recipient)] = message
+        self.messages[(run, node_id, interrupt_id, message.channel, message.recipient, message.notice_id)] = (
+            message
+        )
 
     def of_interrupt(
         self, run: RunRef, node_id: str, interrupt_id: str, channel: ChannelName

@@ -15,7 +15,7 @@ from typing import Any
 import boto3
 import pytest
 
-from local.sam_template import load_template
+from local.template.sam_template import load_template
 from tests.integration.conftest import create_table_from_template
 from tests.integration.workflow_harness import WorkflowHarness
 from tests.support.handlers import Handler, sample_event
@@ -186,12 +186,14 @@ def test_contact_points_and_the_slack_member_map(dynamodb: Any) -> None:
 def test_the_ledger_and_the_replay_guard(dynamodb: Any, table_name: str) -> None:
     run = RunRef("default", "run-1")
     ledger = DynamoDbSentMessages(dynamodb, table_name)
-    message = SentMessage("slack", "alice", "1.0001", "D0ALICE", "wf", "Ship?")
-    assert ledger.find(run, "Gate", "I1", "slack", "alice") is None
+    message = SentMessage("slack", "alice", "1.0001", "D0ALICE", "wf", "Ship?", notice_id="n1")
+    reminder = SentMessage("slack", "alice", "1.0002", "D0ALICE", "wf", "Ship?", notice_id="n2")
+    assert ledger.find(run, "Gate", "I1", "slack", "alice", "n1") is None
     ledger.record(run, "Gate", "I1", message)
-    ledger.record(run, "Gate", "I1", SentMessage("email", "alice", "ses-1"))
-    assert ledger.find(run, "Gate", "I1", "slack", "alice") == message
-    assert ledger.of_interrupt(run, "Gate", "I1", "slack") == (message,)
+    ledger.record(run, "Gate", "I1", reminder)
+    ledger.record(run, "Gate", "I1", SentMessage("email", "alice", "ses-1", notice_id="n1"))
+    assert ledger.find(run, "Gate", "I1", "slack", "alice", "n1") == message
+    assert ledger.of_interrupt(run, "Gate", "I1", "slack") == (message, reminder)
     assert ledger.of_interrupt(run, "Gate", "I2", "slack") == ()
     guard = DynamoDbReplayGuard(dynamodb, table_name)
     assert guard.first_use("t:1:v0=ab", 2_000_000_000) and not guard.first_use("t:1:v0=ab", 2_000_000_000)

@@ -6,6 +6,7 @@ breaks, under 100 characters), a plain-text body, and a JSON document for progra
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -42,6 +43,11 @@ class InterruptNotice:
     notice: str = NOTICE_KIND  # why this recipient is told now: requested, reminded, escalated
     workflow: str = ""  # the state machine that asked, when known
     channels: tuple[str, ...] = ()  # where the recipient has contact points (email, slack)
+
+    @property
+    def notice_id(self) -> str:
+        """Which notice this is (a request, each reminder): its link is minted for it alone."""
+        return hashlib.sha256(self.link.encode("utf-8")).hexdigest()[:24]
 
     @property
     def subject(self) -> str:

@@ -167,8 +167,16 @@ class SentMessages(Protocol):
     """The ledger of what the channels sent, per interrupt."""
 
     def find(
-        self, run: RunRef, node_id: str, interrupt_id: str, channel: ChannelName, recipient: str
-    ) -> SentMessage | None: ...
+        self,
+        run: RunRef,
+        node_id: str,
+        interrupt_id: str,
+        channel: ChannelName,
+        recipient: str,
+        notice_id: str,
+    ) -> SentMessage | None:
+        """What the channel sent for this notice (a request or a reminder) to the recipient, if anything."""
+        ...
 
     def record(self, run: RunRef, node_id: str, interrupt_id: str, message: SentMessage) -> None: ...
 

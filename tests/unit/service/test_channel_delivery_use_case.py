@@ -10,7 +10,7 @@ import pytest
 from tests.fakes.channels import MemoryContacts, MemorySentMessages, RecordingChannel
 from tests.unit.service.world import APPROVAL, RUN, World, with_data
 from waitgate.errors import DeliveryFailedError
-from waitgate.notices import InterruptNotice
+from waitgate.notices import REMINDER_KIND, InterruptNotice
 from waitgate.service.deliver_notice import ChannelDependencies, deliver_notice
 from waitgate.service.notify import NotificationDependencies
 
@@ -66,6 +66,19 @@ def test_a_notice_is_sent_once_and_said(world: ChannelWorld) -> None:
             "recipient": "alice",
             "attempt": 1,
         }
+    ]
+
+
+def test_a_reminder_is_a_notice_of_its_own_and_is_sent_again(world: ChannelWorld) -> None:
+    channel = RecordingChannel("slack")
+    first = world.notice_for("alice")
+    reminder = replace(first, link=first.link + "-reminded", notice=REMINDER_KIND)
+    assert deliver_notice(first, channel, 1, world.channels()) == "sent"
+    assert deliver_notice(reminder, channel, 1, world.channels()) == "sent"
+    assert deliver_notice(reminder, channel, 2, world.channels()) == "already-sent"
+    assert [facts.subject for facts, _ in channel.sent] == [
+        "Approval needed: Ship?",
+        "Reminder: Approval needed: Ship?",
     ]
 
 

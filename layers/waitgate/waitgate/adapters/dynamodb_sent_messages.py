@@ -1,9 +1,9 @@
 """The channels' ledger and the Slack replay guard, in the interrupts table (docs/channels.md).
 
 Sent messages live in their run's partition: `pk = RUN#<tenant>#<run>`,
-`sk = SENT#<nodeId>#<interruptId>#<channel>#<recipient>` (one Query finds an interrupt's messages of
-a channel). A Slack request already seen: `pk = SLACKREQ#<sha-256 of its signature>`, `sk = SEEN`,
-with a TTL past Slack's 5-minute window.
+`sk = SENT#<nodeId>#<interruptId>#<channel>#<recipient>#<notice id>` (one Query finds an interrupt's
+messages of a channel; a reminder is a notice, and a message, of its own). A Slack request already
+seen: `pk = SLACKREQ#<sha-256 of its signature>`, `sk = SEEN`, with a TTL past Slack's 5-minute window.
 """
 
 from __future__ import annotations
@@ -31,21 +31,32 @@ class DynamoDbSentMessages:
         self._table = table_name
 
     def find(
-        self, run: RunRef, node_id: str, interrupt_id: str, channel: ChannelName, recipient: str
+        self,
+        run: RunRef,
+        node_id: str,
+        interrupt_id: str,
+        channel: ChannelName,
+        recipient: str,
+        notice_id: str,
     ) -> SentMessage | None:
-        key = _key(run_pk(run), sent_prefix(node_id, interrupt_id, channel) + recipient)
+        key = _key(run_pk(run), sent_prefix(node_id, interrupt_id, channel) + f"{recipient}#{notice_id}")
         answer = _call(self._client.get_item, TableName=self._table, Key=key, ConsistentRead=True)
         return _message(answer["Item"]) if "Item" in answer else None
 
     def record(self, run: RunRef, node_id: str, interrupt_id: str, message: SentMessage) -> None:
         item = {
-            **_key(run_pk(run), sent_prefix(node_id, interrupt_id, message.channel) + message.recipient),
+            **_key(
+                run_pk(run),
+                sent_prefix(node_id, interrupt_id, message.channel)
+                + f"{message.recipient}#{message.notice_id}",
+            ),
             "channel": {"S": message.channel},
             "recipient": {"S": message.recipient},
             "messageId": {"S": message.message_id},
             "slackChannel": {"S": message.slack_channel},
             "workflow": {"S": message.workflow},
             "title": {"S": message.title},
+            "noticeId": {"S": message.notice_id},
         }
         _call(self._client.put_item, TableName=self._table, Item=item)
 
@@ -98,6 +109,7 @@ def _message(item: dict[str, Any]) -> SentMessage:
         slack_channel=item.get("slackChannel", {}).get("S", ""),
         workflow=item.get("workflow", {}).get("S", ""),
         title=item.get("title", {}).get("S", ""),
+        notice_id=item.get("noticeId", {}).get("S", ""),
     )
 
 

@@ -16,6 +16,7 @@ class SentMessage:
     slack_channel: str = ""  # the conversation Slack posted into (a DM's D…, or a channel's C…)
     workflow: str = ""
     title: str = ""
+    notice_id: str = ""  # the notice it delivered (a request, a reminder): one message per notice
 
 
 @dataclass(frozen=True)

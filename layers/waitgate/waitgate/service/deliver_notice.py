@@ -5,13 +5,14 @@ It reads the interrupt as it is now: one that was answered meanwhile is not anno
 notice already sent (the queue handed it out twice) is not sent again. A recipient the channel
 cannot reach (no contact point, the channel not configured) is a `notification.skipped`; a sent one
 a `notification.sent`; a refusal a `notification.failed`, and DeliveryFailedError goes back to the
-queue, which retries it later and parks it after the last attempt. The suspension never waits for
+queue, which retries it later and parks it after the last attempt. A reminder is a notice of its
+own (its own link), so it is sent again. The suspension never waits for
 any of this, nor fails by it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from waitgate.channels.message_facts import facts_of
@@ -38,7 +39,10 @@ def deliver_notice(
     record = deps.store.load(notice.run, notice.node_id).interrupt
     if record is None or record.interrupt_id != notice.interrupt_id or record.status != "pending":
         return _skip(notice, channel, "the interrupt was answered or ended before the notice went out", deps)
-    if deps.sent.find(notice.run, notice.node_id, notice.interrupt_id, channel.name, notice.recipient):
+    sent = deps.sent.find(
+        notice.run, notice.node_id, notice.interrupt_id, channel.name, notice.recipient, notice.notice_id
+    )
+    if sent is not None:
         return "already-sent"
     reason = channel.unavailable_reason(notice.run.tenant_id)
     address = deps.contacts.contact_points(notice.run.tenant_id, notice.recipient).address(channel.name)
@@ -53,7 +57,9 @@ def deliver_notice(
         event = notification_events.failed(notice, channel.name, attempt, why, attempt >= deps.attempts)
         notification_events.record(deps.store, deps.clock, notice.run, [event])
         raise
-    deps.sent.record(notice.run, notice.node_id, notice.interrupt_id, message)
+    deps.sent.record(
+        notice.run, notice.node_id, notice.interrupt_id, replace(message, notice_id=notice.notice_id)
+    )
     event = notification_events.sent(notice, channel.name, attempt)
     notification_events.record(deps.store, deps.clock, notice.run, [event])
     return "sent"
