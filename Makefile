@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 export AWS_DEFAULT_REGION ?= us-east-1
 PYTEST_WORKERS ?= 2
 
-.PHONY: dev dev-fresh test lint typecheck validate unit integration e2e browser-deps bench docs-check clean help
+.PHONY: dev dev-fresh test lint typecheck validate unit integration e2e browser-deps bench docs-check pictures clean help
 
 help:
 	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000,"
@@ -61,6 +61,10 @@ test: lint typecheck validate unit integration e2e
 
 bench: $(INSTALLED)
 	$(BIN)/python -m bench
+
+# docs/pictures/channel-*.png: the e-mail and the Slack message as the channels build them (chromium)
+pictures: $(INSTALLED) browser-deps
+	$(BIN)/python docs/pictures/channel_pictures.py
 
 docs-check: $(INSTALLED)
 	$(BIN)/pytest -q tests/e2e/test_docs_commands.py

@@ -19,6 +19,7 @@ MODULES = [
     "throughput",
     "first_request",
     "soak",
+    "slack_clicks",
 ]
 
 

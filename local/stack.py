@@ -20,6 +20,7 @@ from local.standins.execution_events import execution_event_pump
 from local.standins.gateway import Gateway, GatewayServer
 from local.standins.inbox import count_notices, create_inbox, inbox_pump
 from local.standins.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
+from local.standins.local_channels import LocalChannels
 from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
 from local.standins.pumps import Pump
 from local.standins.schedule_pump import schedule_pump
@@ -87,6 +88,7 @@ class LocalStack:
     _pumps: list[Pump] = field(default_factory=list)
     _pid_file: PidFile | None = None
     _streams: StreamDispatcher | None = None
+    _channels: LocalChannels | None = None  # SES on moto and the Slack stand-in (docs/channels.md)
     inbox_url: str = ""
     announce: Callable[[str], None] = logger.info  # says the state line, before any other line
     state_line: str = ""  # what state the stack found and what it does not keep
@@ -112,9 +114,15 @@ class LocalStack:
         registry = FunctionRegistry()
         lambda_runtime.install(registry)
         restore = Restore(kept)
+        self._channels = LocalChannels(state_dir)
         sam_template, translated, self.context = create_template_resources(
-            self.settings.api_url, issuer.issuer, registry, restore.creators()
+            self.settings.api_url,
+            issuer.issuer,
+            registry,
+            restore.creators(),
+            self._channels.template_parameters(),
         )
+        self._channels.after_resources(self.context)
         self.resource_types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
         assert self._streams is not None
         self._streams.filters = self.context.stream_filters
@@ -124,7 +132,7 @@ class LocalStack:
         if restore.problems:
             logger.warning("the kept state as it was before this start: %s", state_dir.keep_aside())
         self._start_gateway(sam_template, issuer)
-        self._pumps = [factory(self) for factory in PUMP_FACTORIES]
+        self._pumps = [*self._channels.pumps(self), *(factory(self) for factory in PUMP_FACTORIES)]
         for pump in self._pumps:
             pump.start()
         self._write_description(issuer)
@@ -160,6 +168,8 @@ class LocalStack:
             OVERRIDE_PRINCIPALS,
         )
         self.description["inboxQueueUrl"] = self.inbox_url
+        if self._channels is not None:
+            self.description["slack"] = self._channels.description(self.settings.api_url)
         self.settings.state_dir.write_local_json(self.description)
 
     def stop(self) -> None:
@@ -171,6 +181,9 @@ class LocalStack:
         for pump in self._pumps:
             pump.stop()
         self._pumps = []
+        if self._channels is not None:
+            self._channels.stop()
+            self._channels = None
         if self._moto is not None:
             self._moto.stop()
             self._moto = None
@@ -183,15 +196,21 @@ class LocalStack:
 
 
 def create_template_resources(
-    api_url: str, jwt_issuer: str, registry: FunctionRegistry, restoring: dict[str, Creator] | None = None
+    api_url: str,
+    jwt_issuer: str,
+    registry: FunctionRegistry,
+    restoring: dict[str, Creator] | None = None,
+    parameters: dict[str, str] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], StackContext]:
     """template.yaml translated and every supported resource created (at AWS_ENDPOINT_URL); the
-    `restoring` creators stand in for the plain ones of their types."""
+    `restoring` creators stand in for the plain ones of their types; `parameters` set more of the
+    template's parameters."""
     overrides = {
         "JwtIssuer": jwt_issuer,
         "JwtAudience": LOCAL_AUDIENCE,
         "PublicBaseUrl": api_url,
         "OverridePrincipals": ",".join(OVERRIDE_PRINCIPALS),
+        **(parameters or {}),
     }
     pseudo = pseudo_parameters(STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID)
     sam_template = load_template()
@@ -209,7 +228,8 @@ def create_template_resources(
 
 
 def _topic_arns(context: StackContext) -> list[str]:
-    return [str(c.ref) for c in context.physical_ids.values() if str(c.ref).startswith("arn:aws:sns:")]
+    """The topics (not their subscriptions, whose ARNs look alike)."""
+    return [str(c.ref) for c in context.physical_ids.values() if "TopicName" in c.attributes]
 
 
 def _tenant(context: StackContext) -> str:

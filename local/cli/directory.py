@@ -1,4 +1,5 @@
-"""`waitgate directory add-member|remove-member|list`: manage group members and role holders.
+"""`waitgate directory add-member|remove-member|list|set-contact|contacts`: manage group members and
+role holders, and each principal's contact points (e-mail, Slack member id; docs/channels.md).
 
 Without `--table` it talks to the running local stack (the moto endpoint and the DirectoryTable
 named in `.waitgate/local.json`, or $WAITGATE_STATE_DIR/local.json). With `--table` it talks to
@@ -14,12 +15,16 @@ import boto3
 
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
+from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
 from waitgate.adapters.dynamodb_directory import DynamoDbDirectory, RefKind
+from waitgate.channels.contacts import ContactPoints, checked_email, checked_slack_user
+from waitgate.errors import ValidationFailedError
 
 DIRECTORY_LOGICAL_ID = "DirectoryTable"
 DESCRIPTION = """\
 Manage who belongs to an approver group and who holds a role, per tenant: the directory an approval's
-approverGroupRefs / approverRoleRefs are resolved against when someone votes (docs/approvals.md).
+approverGroupRefs / approverRoleRefs are resolved against when someone votes (docs/approvals.md); and
+where each principal is reached: an e-mail address and a Slack member id (docs/channels.md).
 Without --table it changes the running local stack; with --table, a deployed DirectoryTable."""
 ACTIONS = {
     "add-member": (
@@ -37,8 +42,21 @@ ACTIONS = {
 }
 
 
+class ContactRefusedError(Exception):
+    """A contact point that is not one, or a Slack id that is someone else's: said in one line."""
+
+
+CONTACT_ACTIONS = {
+    "set-contact": (
+        "set a principal's e-mail address and Slack member id (an empty value clears one)",
+        "waitgate directory set-contact --principal alice --email alice@example.com --slack-user U024BE7LH",
+    ),
+    "contacts": ("list the tenant's contact points", "waitgate directory contacts --tenant default"),
+}
+
+
 def add_directory_parser(commands: Any) -> None:
-    """The `directory` command and its three actions, on the CLI's subparsers."""
+    """The `directory` command and its actions, on the CLI's subparsers."""
     directory = commands.add_parser(
         "directory",
         help="manage approver groups and roles (the local stack's, or a deployed table's)",
@@ -60,13 +78,34 @@ def add_directory_parser(commands: Any) -> None:
         ref.add_argument("--group", help="a group ref, as in approverGroupRefs")
         ref.add_argument("--role", help="a role ref, as in approverRoleRefs")
         parser.add_argument("--principal", required=action != "list", help="the JWT sub of the person")
-        parser.add_argument("--table", help="a deployed DirectoryTable (real AWS); default: the local stack")
-        parser.add_argument("--region", help="with --table: the table's region (default: AWS_REGION)")
+        _add_table_arguments(parser)
+    for action, (text, example) in CONTACT_ACTIONS.items():
+        parser = actions.add_parser(
+            action,
+            help=text,
+            description=text[0].upper() + text[1:] + ".",
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        parser.add_argument("--tenant", default="default", help="the tenant (default: %(default)s)")
+        if action == "set-contact":
+            parser.add_argument("--principal", required=True, help="the JWT sub of the person")
+            parser.add_argument("--email", help='their e-mail address ("" clears it)')
+            parser.add_argument("--slack-user", help='their Slack member id, like U024BE7LH ("" clears it)')
+        _add_table_arguments(parser)
+
+
+def _add_table_arguments(parser: Any) -> None:
+    parser.add_argument("--table", help="a deployed DirectoryTable (real AWS); default: the local stack")
+    parser.add_argument("--region", help="with --table: the table's region (default: AWS_REGION)")
 
 
 def run_directory(arguments: argparse.Namespace) -> int:
-    """NoRunningStackError without --table and without a running stack; AWS errors propagate."""
-    directory = _directory(arguments)
+    """NoRunningStackError without --table and without a running stack; AWS errors propagate; a
+    contact point that is not one is ValidationFailedError."""
+    if arguments.directory_action in CONTACT_ACTIONS:
+        return _run_contacts(arguments)
+    directory = DynamoDbDirectory(*_table(arguments))
     kind: RefKind = "group" if arguments.group else "role"
     ref = arguments.group or arguments.role
     if arguments.directory_action == "add-member":
@@ -79,9 +118,36 @@ def run_directory(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _directory(arguments: argparse.Namespace) -> DynamoDbDirectory:
+def _run_contacts(arguments: argparse.Namespace) -> int:
+    contacts = DynamoDbContacts(*_table(arguments))
+    if arguments.directory_action == "contacts":
+        for principal, points in contacts.contacts(arguments.tenant):
+            print(f"{principal:<24} {points.email or '-':<32} {points.slack_user or '-'}")
+        return 0
+    if arguments.email is None and arguments.slack_user is None:
+        raise ContactRefusedError("say --email, --slack-user or both")
+    try:
+        earlier = contacts.contact_points(arguments.tenant, arguments.principal)
+        points = ContactPoints(
+            email=_changed(arguments.email, earlier.email, checked_email),
+            slack_user=_changed(arguments.slack_user, earlier.slack_user, checked_slack_user),
+        )
+        contacts.set_contact(arguments.tenant, arguments.principal, points)
+    except ValidationFailedError as error:
+        raise ContactRefusedError(error.detail) from error
+    return 0
+
+
+def _changed(given: str | None, earlier: str | None, check: Any) -> str | None:
+    """The value after set-contact: unchanged when not given, cleared when empty, else checked."""
+    if given is None:
+        return earlier
+    return str(check(given)) if given.strip() else None
+
+
+def _table(arguments: argparse.Namespace) -> tuple[Any, str]:
     if arguments.table:
-        return DynamoDbDirectory(boto3.client("dynamodb", region_name=arguments.region), arguments.table)
+        return boto3.client("dynamodb", region_name=arguments.region), arguments.table
     described = running_stack_description(StateDir.from_environment())
     table = described["tableNames"][DIRECTORY_LOGICAL_ID]
     client = boto3.client(
@@ -91,4 +157,4 @@ def _directory(arguments: argparse.Namespace) -> DynamoDbDirectory:
         aws_access_key_id="local",  # moto takes any credentials; these are not secrets
         aws_secret_access_key="local",  # noqa: S106
     )
-    return DynamoDbDirectory(client, table)
+    return client, table

@@ -16,12 +16,14 @@ from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
 
 DESCRIPTION = """\
-List the notifications the running local stack sent (what SNS would have delivered: e-mails to
-approvers, notices to the agent side), oldest first, with each one's personal link. Every notice is
+List the notifications the running local stack sent, on every channel, oldest first, with each
+one's personal link: what the SNS topic carried (channel sns: notices to approvers and to the agent
+side), the e-mails SES sent (email) and the Slack messages as they are now (slack). Every notice is
 kept in the state directory's inbox.jsonl, across restarts, until `waitgate dev --fresh`."""
 EXAMPLE = """\
 example:
-  waitgate dev-inbox --recipient alice --run-id release-42 --link"""
+  waitgate dev-inbox --recipient alice --run-id release-42 --link
+  waitgate dev-inbox --channel slack --json"""
 
 
 class NoNoticeError(Exception):
@@ -39,6 +41,9 @@ def add_inbox_parser(commands: Any) -> None:
     inbox.add_argument("--recipient", help="only those for this principal (default: everyone's)")
     inbox.add_argument("--run-id", help="only those of this run (default: every run's)")
     inbox.add_argument("--kind", help="only those of this interrupt kind, e.g. approval (default: any)")
+    inbox.add_argument(
+        "--channel", choices=("sns", "email", "slack"), help="only those sent on this channel (default: all)"
+    )
     shown = inbox.add_mutually_exclusive_group()
     shown.add_argument("--json", action="store_true", help="one JSON object per notice and line")
     shown.add_argument("--link", action="store_true", help="only the links, one per line")
@@ -59,12 +64,22 @@ def run_inbox(arguments: argparse.Namespace) -> int:
 
 
 def _matches(notice: Notice, arguments: argparse.Namespace) -> bool:
-    wanted = {"recipient": arguments.recipient, "runId": arguments.run_id, "kind": arguments.kind}
+    wanted = {
+        "recipient": arguments.recipient,
+        "runId": arguments.run_id,
+        "kind": arguments.kind,
+        "channel": arguments.channel,
+    }
     return all(value is None or notice.get(field) == value for field, value in wanted.items())
 
 
 def _filters(arguments: argparse.Namespace) -> str:
-    labelled = (("for", arguments.recipient), ("of run", arguments.run_id), ("of kind", arguments.kind))
+    labelled = (
+        ("for", arguments.recipient),
+        ("of run", arguments.run_id),
+        ("of kind", arguments.kind),
+        ("by", arguments.channel),
+    )
     named = [f"{label} {value}" for label, value in labelled if value is not None]
     return " ".join(named) + " " if named else ""
 
@@ -73,6 +88,9 @@ def _shown(notice: Notice, arguments: argparse.Namespace) -> str:
     if arguments.json:
         return json.dumps({key: value for key, value in notice.items() if key != "messageId"})
     if arguments.link:
-        return notice["link"]
+        return str(notice["link"])
     who = notice["recipient"] or "(agent side)"
-    return f"{who:<16} {notice['kind']:<16} {notice['runId']:<24} {notice['subject']}\n    {notice['link']}"
+    line = f"{who:<16} {notice['kind']:<16} {notice['runId']:<24} {notice['subject']}"
+    if notice.get("channel", "sns") != "sns":
+        line += f" ({notice['channel']})"
+    return f"{line}\n    {notice['link']}"

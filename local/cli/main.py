@@ -11,14 +11,15 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from local.cli.dev import add_dev_parser, run_dev
 from local.cli.dev_jwt import add_jwt_parser, print_dev_jwt
-from local.cli.directory import add_directory_parser, run_directory
+from local.cli.directory import ContactRefusedError, add_directory_parser, run_directory
 from local.cli.inbox import NoNoticeError, add_inbox_parser, run_inbox
 from local.standins.jwt_issuer import NoIssuerKeyError
 from local.state.running_instance import NoRunningStackError
 
 DESCRIPTION = """\
 waitgate's local stack and its developer tools: run the stack, mint JWTs it accepts, read the
-notifications it sent, manage approver groups and roles. `waitgate COMMAND --help` says more."""
+notifications it sent, manage approver groups, roles and contact points.
+`waitgate COMMAND --help` says more."""
 EPILOG = """\
 environment:
   WAITGATE_PORT       the local stack's HTTP API port (default 3000)
@@ -30,7 +31,14 @@ example:
   waitgate dev-inbox               # what the stack sent"""
 COMMANDS = {"dev": run_dev, "dev-jwt": print_dev_jwt, "dev-inbox": run_inbox, "directory": run_directory}
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
-ONE_LINE_ERRORS = (NoRunningStackError, NoNoticeError, NoIssuerKeyError, BotoCoreError, ClientError)
+ONE_LINE_ERRORS = (
+    NoRunningStackError,
+    NoNoticeError,
+    NoIssuerKeyError,
+    ContactRefusedError,
+    BotoCoreError,
+    ClientError,
+)
 
 
 class OneLineParser(argparse.ArgumentParser):

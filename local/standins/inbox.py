@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 INBOX_QUEUE_NAME = "waitgate-local-inbox"
 INTERVAL_SECONDS = 0.1
-Notice = dict[str, str]
+Notice = dict[str, Any]  # channel (sns, email, slack), recipient, runId, nodeId, subject, link, ...
 
 
 def create_inbox(context: StackContext, topic_arns: list[str]) -> str:
@@ -49,9 +49,11 @@ def notice_of(message: dict[str, Any]) -> Notice:
     return {
         "messageId": str(message["MessageId"]),
         "sentAt": datetime.fromtimestamp(sent_ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
+        "channel": "sns",
         "recipient": attributes.get("recipient", ""),
         "kind": attributes.get("kind", ""),
         "runId": attributes.get("runId", ""),
+        "nodeId": str(document.get("nodeId", "")),
         "subject": str(envelope.get("Subject") or document.get("subject", "")),
         "link": str(document.get("link", "")),
     }
@@ -64,11 +66,13 @@ class InboxLog:
         self.path = state_dir.inbox_log
 
     def append(self, notices: list[Notice]) -> None:
+        """Appended by the inbox pump, the sent-mail pump and the Slack stand-in: one write each."""
         with self.path.open("a", encoding="utf-8") as log:
-            log.writelines(json.dumps(notice) + "\n" for notice in notices)
+            log.write("".join(json.dumps(notice) + "\n" for notice in notices))
 
     def notices(self) -> list[Notice]:
-        """Every notice, oldest first, each once (a message moved twice is listed once)."""
+        """Every notice, oldest first, each once (a message moved twice is listed once); a Slack
+        message as it is after its updates (an `updates` line replaces its `message`)."""
         try:
             lines = self.path.read_text(encoding="utf-8").splitlines()
         except FileNotFoundError:
@@ -79,7 +83,12 @@ class InboxLog:
                 notice = json.loads(line)
             except ValueError:
                 continue
-            seen.setdefault(str(notice.get("messageId", len(seen))), notice)
+            key = str(notice.get("messageId", len(seen)))
+            if notice.get("updates"):
+                if key in seen:
+                    seen[key] = {**seen[key], "message": notice.get("message")}
+                continue
+            seen.setdefault(key, {"channel": "sns", **notice})
         return list(seen.values())
 
 

@@ -119,6 +119,9 @@ def create_event_source_mapping(
         "MaximumBatchingWindowInSeconds",  # the stream dispatch waits that long before a delivery
     }
     arguments = {key: value for key, value in properties.items() if key in allowed}
+    if str(properties["EventSourceArn"]).startswith("arn:aws:sqs:"):
+        _poll_queue_locally(context, properties)
+        arguments["Enabled"] = False  # moto would invoke inside SendMessage; the poller does it instead
     mapping = context.clients("lambda").create_event_source_mapping(**arguments)
     patterns = [json.loads(f["Pattern"]) for f in properties.get("FilterCriteria", {}).get("Filters", [])]
     for pattern in patterns:
@@ -127,6 +130,18 @@ def create_event_source_mapping(
         function_name = str(properties["FunctionName"]).split(":function:")[-1]
         context.stream_filters[(function_name, str(properties["EventSourceArn"]))] = patterns
     return Created(ref=mapping["UUID"])
+
+
+def _poll_queue_locally(context: StackContext, properties: dict[str, Any]) -> None:
+    from local.standins.queue_poller import QueueMapping
+
+    mapping = QueueMapping(
+        function_name=str(properties["FunctionName"]).split(":function:")[-1],
+        queue_arn=str(properties["EventSourceArn"]),
+        batch_size=int(properties.get("BatchSize", 10)),
+        report_item_failures="ReportBatchItemFailures" in properties.get("FunctionResponseTypes", []),
+    )
+    context.queue_mappings.append(mapping)
 
 
 def create_state_machine(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:

@@ -70,6 +70,14 @@ def create_queue(context: StackContext, logical_id: str, properties: dict[str, A
     return Created(ref=url, attributes={"Arn": arn["QueueArn"], "QueueName": name, "QueueUrl": url})
 
 
+def create_queue_policy(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    """Who may send to the queues (the topic, for the channel queues), set on each of them."""
+    policy = json.dumps(properties["PolicyDocument"])
+    for url in properties["Queues"]:
+        context.clients("sqs").set_queue_attributes(QueueUrl=url, Attributes={"Policy": policy})
+    return Created(ref=context.physical_name(logical_id))
+
+
 def create_secret(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
     name = properties.get("Name") or context.physical_name(logical_id, 512)
     value = properties.get("SecretString")
@@ -110,6 +118,7 @@ DATA_CREATORS: dict[str, Creator] = {
     "AWS::SNS::Topic": create_topic,
     "AWS::SNS::Subscription": create_subscription,
     "AWS::SQS::Queue": create_queue,
+    "AWS::SQS::QueuePolicy": create_queue_policy,
     "AWS::SecretsManager::Secret": create_secret,
     "AWS::SSM::Parameter": create_ssm_parameter,
 }

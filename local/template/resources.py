@@ -42,6 +42,8 @@ class StackContext:
     skipped: dict[str, str] = field(default_factory=dict)
     # (function name, event source ARN) → the mapping's FilterCriteria patterns (patches.stream_dispatch)
     stream_filters: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
+    # SQS event source mappings, polled by local.standins.queue_poller (moto's are created disabled)
+    queue_mappings: list[Any] = field(default_factory=list)
 
     def physical_name(self, logical_id: str, limit: int = 64) -> str:
         return f"{self.stack_name}-{logical_id}"[:limit]

@@ -22,6 +22,9 @@ _tokens: dict[tuple[str, str, str, str | None], str] = {}
 # after the run's end, depends on which of the two senders reached Step Functions first (the resolver
 # right after its commit, or the stream consumer): docs/durability.md promises no order between them.
 DELIVERY_RECORDS = frozenset({"interrupt.delivered", "interrupt.delivery_failed"})
+# The channels' records of each notice (docs/channels.md) come after the request they announce, in
+# whatever order the deliverers' writes land.
+NOTIFICATION_RECORDS = frozenset({"notification.sent", "notification.failed", "notification.skipped"})
 
 
 def token_for(stack: LocalStackHandle, sub: str, scopes: str, tenant: str | None = None) -> str:
@@ -117,12 +120,16 @@ class SampleRun:
 
     def assert_debug_adds_only_deliveries(self) -> None:
         """Then debug mode holds every update event in the same order, plus at most the outbox's
-        delivery records, each after the resolution it delivers (wherever it landed otherwise)."""
+        delivery records, each after the resolution it delivers (wherever it landed otherwise), and
+        the notifications' records, each after a request."""
         debug = self.types("debug")
-        assert [kind for kind in debug if kind not in DELIVERY_RECORDS] == self.types("updates")
+        records = DELIVERY_RECORDS | NOTIFICATION_RECORDS
+        assert [kind for kind in debug if kind not in records] == self.types("updates")
         for position, kind in enumerate(debug):
             if kind in DELIVERY_RECORDS:
                 assert "interrupt.resolved" in debug[:position], debug
+            if kind in NOTIFICATION_RECORDS:
+                assert "interrupt.requested" in debug[:position], debug
 
     def assert_events_valid(self) -> None:
         """Then every event this run stored (debug: all of them) is valid against the schemas."""

@@ -14,16 +14,29 @@ from waitgate.clock import SystemClock
 from waitgate.settings import settings
 
 if TYPE_CHECKING:
-    from waitgate.ports import DeadlineScheduler, Directory, InterruptStore, Notifier, Workflow
+    from waitgate.adapters.slack_web_api import SlackWebApi
+    from waitgate.ports import (
+        Channel,
+        Contacts,
+        DeadlineScheduler,
+        Directory,
+        InterruptStore,
+        Notifier,
+        SlackWorkspaces,
+        Workflow,
+    )
+    from waitgate.service.deliver_notice import ChannelDependencies
     from waitgate.service.deliver_resolution import DeliveryDependencies
     from waitgate.service.escalate_interrupt import EscalationDependencies
     from waitgate.service.mint_token import LinkSettings, MintDependencies
     from waitgate.service.notify import NotificationDependencies
     from waitgate.service.record_decision import DecisionDependencies
+    from waitgate.service.refresh_slack_messages import RefreshDependencies
     from waitgate.service.request_interrupt import RequestDependencies
     from waitgate.service.resolve_interrupt import ResolveDependencies
     from waitgate.service.rules.approver_config import ApprovalConfig
     from waitgate.service.run_lifecycle import LifecycleDependencies
+    from waitgate.service.slack_interaction import SlackDependencies
     from waitgate.service.token_access import TokenDependencies
     from waitgate.tokens import CachedKeyring
 
@@ -157,6 +170,8 @@ def notification_dependencies() -> NotificationDependencies | None:
         directory=directory(),
         ref_kinds=frozenset(settings().ref_kinds),
         links=link_settings(),
+        contacts=contacts(),
+        store=store(),
     )
 
 
@@ -216,3 +231,74 @@ def public_base_url() -> str:
         return configured.public_base_url
     answer = aws_client("ssm").get_parameter(Name=configured.public_base_url_parameter)
     return str(answer["Parameter"]["Value"]).rstrip("/")
+
+
+# --- Channels (docs/channels.md) ------------------------------------------------------------------
+
+
+def contacts() -> Contacts | None:
+    """Contact points in the directory table; without one, nobody has any."""
+    from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
+
+    name = settings().directory_table_name
+    return DynamoDbContacts(aws_client("dynamodb"), name) if name else None
+
+
+def channel_dependencies() -> ChannelDependencies:
+    from waitgate.adapters.dynamodb_sent_messages import DynamoDbSentMessages
+    from waitgate.channels.contacts import NoContacts
+    from waitgate.service.deliver_notice import ChannelDependencies
+
+    return ChannelDependencies(
+        store=store(),
+        contacts=contacts() or NoContacts(),
+        sent=DynamoDbSentMessages(aws_client("dynamodb"), settings().table_name),
+        clock=SystemClock(),
+        attempts=settings().notification_attempts,
+    )
+
+
+@lru_cache(maxsize=1)
+def email_channel() -> Channel:
+    from waitgate.adapters.ses_email_channel import SesEmailChannel
+
+    configured = settings()
+    return SesEmailChannel(aws_client("sesv2"), configured.email_sender, configured.email_configuration_set)
+
+
+@lru_cache(maxsize=1)
+def slack_workspaces() -> SlackWorkspaces:
+    from waitgate.adapters.secrets_slack_workspaces import SecretsSlackWorkspaces
+
+    return SecretsSlackWorkspaces(lambda: aws_client("secretsmanager"), settings().slack_secret_prefix)
+
+
+@lru_cache(maxsize=1)
+def slack_web_api() -> SlackWebApi:
+    from waitgate.adapters.slack_web_api import SlackWebApi
+
+    return SlackWebApi(slack_workspaces(), settings().slack_api_url)
+
+
+def refresh_dependencies() -> RefreshDependencies:
+    from waitgate.adapters.dynamodb_sent_messages import DynamoDbSentMessages
+    from waitgate.service.refresh_slack_messages import RefreshDependencies
+
+    sent = DynamoDbSentMessages(aws_client("dynamodb"), settings().table_name)
+    return RefreshDependencies(store=store(), sent=sent, messages=slack_web_api())
+
+
+def slack_dependencies() -> SlackDependencies:
+    from waitgate.adapters.dynamodb_sent_messages import DynamoDbReplayGuard
+    from waitgate.adapters.slack_signature import SlackSignatureCheck
+    from waitgate.channels.contacts import NoContacts
+    from waitgate.service.slack_interaction import SlackDependencies
+
+    return SlackDependencies(
+        resolve=resolve_dependencies(),
+        contacts=contacts() or NoContacts(),
+        workspaces=slack_workspaces(),
+        signatures=SlackSignatureCheck(SystemClock()),
+        replays=DynamoDbReplayGuard(aws_client("dynamodb"), settings().table_name),
+        messages=slack_web_api(),
+    )

@@ -6,6 +6,7 @@ breaks, under 100 characters), a plain-text body, and a JSON document for progra
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ SUBJECT_LIMIT = 99  # SNS: "less than 100 characters"
 NOTICE_KIND = "interrupt.requested"
 REMINDER_KIND = "interrupt.reminded"  # an escalation step reminds those who have not answered
 ESCALATION_KIND = "interrupt.escalated"  # an escalation step tells the approvers it added
+NOTICE_KINDS = frozenset({NOTICE_KIND, REMINDER_KIND, ESCALATION_KIND})
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 _ASKS = {
@@ -39,6 +41,13 @@ class InterruptNotice:
     expires_at: str
     title: str  # what is asked, in the interrupt's own words (may be empty)
     notice: str = NOTICE_KIND  # why this recipient is told now: requested, reminded, escalated
+    workflow: str = ""  # the state machine that asked, when known
+    channels: tuple[str, ...] = ()  # where the recipient has contact points (email, slack)
+
+    @property
+    def notice_id(self) -> str:
+        """Which notice this is (a request, each reminder): its link is minted for it alone."""
+        return hashlib.sha256(self.link.encode("utf-8")).hexdigest()[:24]
 
     @property
     def subject(self) -> str:
@@ -58,6 +67,7 @@ class InterruptNotice:
             "",
             f"Run:   {self.run.run_id} (tenant {self.run.tenant_id})",
             f"Step:  {self.node_id}",
+            *([f"Workflow: {self.workflow}"] if self.workflow else []),
             f"Kind:  {self.kind}",
             "",
             "Open this personal link to see it and answer (do not forward it):",
@@ -81,7 +91,57 @@ class InterruptNotice:
             "subject": self.subject,
             "link": self.link,
             "expiresAt": self.expires_at,
+            "workflow": self.workflow,
+            "channels": list(self.channels),
         }
+
+    @classmethod
+    def from_document(cls, document: Any) -> InterruptNotice:
+        """The notice a channel deliverer received (`document()` as published); ValueError when it
+        is not one."""
+        if not isinstance(document, dict) or document.get("kind") not in NOTICE_KINDS:
+            raise ValueError("not an interrupt notice")
+        text = {name: document.get(name) for name in _DOCUMENT_TEXT}
+        if not all(isinstance(value, str) for value in text.values()):
+            raise ValueError("an interrupt notice names its run, node, recipient and link as strings")
+        channels = document.get("channels")
+        return cls(
+            run=RunRef(str(text["tenantId"]), str(text["runId"])),
+            node_id=str(text["nodeId"]),
+            interrupt_id=str(text["interruptId"]),
+            kind=str(text["interruptKind"]),
+            recipient=str(text["recipient"]),
+            link=str(text["link"]),
+            expires_at=str(text["expiresAt"]),
+            title=str(document.get("title") or ""),
+            notice=str(document["kind"]),
+            workflow=str(document.get("workflow") or ""),
+            channels=tuple(c for c in channels if isinstance(c, str)) if isinstance(channels, list) else (),
+        )
+
+
+_DOCUMENT_TEXT = (
+    "tenantId",
+    "runId",
+    "nodeId",
+    "interruptId",
+    "interruptKind",
+    "recipient",
+    "link",
+    "expiresAt",
+)
+
+
+def interrupt_title(data: dict[str, Any]) -> str:
+    """What is asked, in the interrupt's own words: its title (or prompt, topic, event type, custom
+    kind, first question); "" when it has none."""
+    for name in ("title", "prompt", "topic", "eventType", "customKind"):
+        if isinstance(data.get(name), str):
+            return str(data[name])
+    questions = data.get("questions")
+    if isinstance(questions, list) and questions and isinstance(questions[0], dict):
+        return str(questions[0].get("question", ""))
+    return ""
 
 
 def _one_ascii_line(text: str, limit: int) -> str:

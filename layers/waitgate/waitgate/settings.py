@@ -43,6 +43,15 @@ class Settings(BaseModel):
 
         return check_host_defaults(value) if value else {}
 
+    # Channels (docs/channels.md): SES v2's sender and configuration set, the Slack Web API, the
+    # tenants' Slack secrets (<prefix><tenant>), and the deliverers' attempts and backoff.
+    email_sender: str = ""
+    email_configuration_set: str = ""
+    slack_api_url: str = "https://slack.com/api/"
+    slack_secret_prefix: str = ""
+    notification_attempts: int = Field(default=5, ge=1)
+    notification_retry_base_seconds: float = Field(default=30, gt=0)
+
     @classmethod
     def from_environment(cls) -> Settings:
         env = os.environ
@@ -64,6 +73,12 @@ class Settings(BaseModel):
             scheduler_role_arn=env.get("SCHEDULER_ROLE_ARN", ""),
             escalate_function_arn=env.get("ESCALATE_FUNCTION_ARN", ""),
             escalation_defaults=json.loads(env.get("ESCALATION_DEFAULTS") or "{}"),
+            email_sender=env.get("EMAIL_SENDER", ""),
+            email_configuration_set=env.get("EMAIL_CONFIGURATION_SET", ""),
+            slack_api_url=env.get("SLACK_API_URL") or "https://slack.com/api/",
+            slack_secret_prefix=env.get("SLACK_SECRET_PREFIX", ""),
+            notification_attempts=int(env.get("NOTIFICATION_ATTEMPTS") or 5),
+            notification_retry_base_seconds=float(env.get("NOTIFICATION_RETRY_BASE_SECONDS") or 30),
         )
 
 

@@ -51,3 +51,23 @@ def ended_interrupt(change: Mapping[str, Any]) -> InterruptRecord | None:
     if "deadline" not in new and "escalation" not in new:
         return None
     return interrupt_from_item(new)
+
+
+DECIDED_STATUSES = frozenset({"resolved", "expired", "cancelled"})
+
+
+def decided_interrupt(new_image: Mapping[str, Any], old_image: Mapping[str, Any]) -> DeliveryTarget | None:
+    """The interrupt this change decided (its node item went from pending to resolved, expired or
+    cancelled), or None: the template's FilterCriteria for the Slack refresh says the same."""
+    sk = new_image.get("sk")
+    if not isinstance(sk, str) or not sk.startswith(node_sk("")):
+        return None
+    if new_image.get("status") not in DECIDED_STATUSES or old_image.get("status") != "pending":
+        return None
+    if new_image.get("interruptId") != old_image.get("interruptId"):
+        return None
+    return DeliveryTarget(
+        RunRef(str(new_image["tenantId"]), str(new_image["runId"])),
+        str(new_image["nodeId"]),
+        str(new_image["interruptId"]),
+    )

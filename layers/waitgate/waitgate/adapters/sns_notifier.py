@@ -1,7 +1,8 @@
 """Notifier on SNS: one message per notice on the notifications topic (see docs/approvals.md).
 
 Every message carries the attributes `kind`, `tenantId` and `runId` (and `recipient` on a notice for a
-person), so a subscription can filter on them (an SNS filter policy) without reading the body. Only a
+person, with `channels`, a String.Array of the channels that reach them: `["email", "slack"]`), so a
+subscription can filter on them (an SNS filter policy) without reading the body. Only a
 notice's body holds a token: the recipient's personal link; nothing here logs a body.
 """
 
@@ -47,10 +48,16 @@ class SnsNotifier:
             run=notice.run,
             request={"Message": _json(message), "MessageStructure": "json", "Subject": notice.subject},
             more={"recipient": notice.recipient, "notice": notice.notice},
+            channels=notice.channels,
         )
 
     def _publish(
-        self, kind: str, run: RunRef, request: JSONObject, more: dict[str, str] | None = None
+        self,
+        kind: str,
+        run: RunRef,
+        request: JSONObject,
+        more: dict[str, str] | None = None,
+        channels: tuple[str, ...] = (),
     ) -> None:
         if not self._topic_arn:
             return  # no topic configured: nobody to tell
@@ -61,6 +68,8 @@ class SnsNotifier:
         }
         for name, value in (more or {}).items():
             attributes[name] = {"DataType": "String", "StringValue": value}
+        if channels:  # SNS refuses an empty array
+            attributes["channels"] = {"DataType": "String.Array", "StringValue": json.dumps(list(channels))}
         try:
             self._client.publish(TopicArn=self._topic_arn, MessageAttributes=attributes, **request)
         except AWS_CALL_ERRORS as error:

@@ -6,6 +6,10 @@ conversation.start: its `participants`. Other kinds name nobody: mint a link for
 (`POST /runs/{runId}/interrupts/{nodeId}/tokens`). Approvers an escalation step added (approval,
 low-confidence) are recipients from that step on (docs/escalation.md). A failed notice never undoes
 the request.
+
+Each notice names the channels the recipient's contact points reach (its `channels` attribute: the
+e-mail and Slack deliverers subscribe with filter policies on it; docs/channels.md); a recipient with
+none is a `notification.skipped` debug event.
 """
 
 from __future__ import annotations
@@ -16,12 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from waitgate.approval import ApproverFields, notification_recipients
 from waitgate.errors import DeliveryFailedError, WaitgateError
-from waitgate.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice
-from waitgate.ports import Clock, Directory, Notifier
+from waitgate.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice, interrupt_title
+from waitgate.ports import Clock, Contacts, Directory, InterruptStore, Notifier
 from waitgate.records import InterruptRecord
+from waitgate.service import notification_events
 from waitgate.service.mint_token import LinkSettings, link_for
 from waitgate.service.rules.approver_config import approver_fields
 from waitgate.service.rules.escalation_steps import added_approvers
+from waitgate.service.rules.event_log import EventEntry
 from waitgate.tokens import KeyringError, KeySource
 
 if TYPE_CHECKING:
@@ -37,6 +43,8 @@ class NotificationDependencies:
     directory: Directory
     ref_kinds: frozenset[str]
     links: LinkSettings
+    contacts: Contacts | None = None  # None: no contact points, the notices name no channel
+    store: InterruptStore | None = None  # where notification.skipped is recorded (None: nowhere)
 
 
 def recipients_of(
@@ -70,12 +78,15 @@ def members_of(
     return notification_recipients(None, fields.approvers_list or (), groups, roles, ref_kinds)
 
 
-def announce(record: InterruptRecord, deps: NotificationDependencies | None, clock: Clock) -> int:
+def announce(
+    record: InterruptRecord, deps: NotificationDependencies | None, clock: Clock, workflow: str = ""
+) -> int:
     """Notify every recipient; the number of notices sent. Failures are logged (without links)."""
     if deps is None:
         return 0
     try:
-        return _notify_each(record, recipients_of(record, deps.directory, deps.ref_kinds), deps, clock)
+        recipients = recipients_of(record, deps.directory, deps.ref_kinds)
+        return _notify_each(record, recipients, deps, clock, workflow=workflow)
     except (WaitgateError, KeyringError) as error:  # the directory or the keyring: nobody told
         logger.warning("interrupt notifications not sent", extra={"error_type": type(error).__name__})
         return 0
@@ -108,10 +119,13 @@ def _notify_each(
     deps: NotificationDependencies,
     clock: Clock,
     notice_kind: str = NOTICE_KIND,
+    workflow: str = "",
 ) -> int:
     sent = 0
-    title = _title(record)
+    title = interrupt_title(record.data)
+    unreachable: list[EventEntry] = []
     for recipient in recipients:
+        points = deps.contacts.contact_points(record.run.tenant_id, recipient) if deps.contacts else None
         link = link_for(record, "resolve", recipient, deps.keyring, clock.now(), deps.links)
         notice = InterruptNotice(
             run=record.run,
@@ -123,25 +137,29 @@ def _notify_each(
             expires_at=link.expires_at,
             title=title,
             notice=notice_kind,
+            workflow=workflow,
+            channels=points.channels if points else (),
         )
+        if points is not None and not points.channels:
+            unreachable.append(notification_events.skipped(notice, None, NO_CONTACT))
         try:
             deps.notifier.notify_interrupt(notice)
         except DeliveryFailedError as error:
             logger.warning("interrupt notice not sent", extra={"code": error.extensions.get("aws_code")})
             continue
         sent += 1
+    if deps.store is not None:
+        notification_events.record(deps.store, clock, record.run, unreachable)
     return sent
 
 
-def _title(record: InterruptRecord) -> str:
-    data = record.data
-    for name in ("title", "prompt", "topic", "eventType", "customKind"):
-        if isinstance(data.get(name), str):
-            return str(data[name])
-    questions = data.get("questions")
-    if isinstance(questions, list) and questions and isinstance(questions[0], dict):
-        return str(questions[0].get("question", ""))
-    return ""
+NO_CONTACT = "no contact point (e-mail or Slack) in the directory: only the notifications topic was told"
+
+
+def workflow_of(execution_arn: str | None) -> str:
+    """The state machine of an execution ARN (`arn:aws:states:…:execution:<machine>:<name>`), or ""."""
+    parts = (execution_arn or "").split(":")
+    return parts[6] if len(parts) > 7 and parts[5] == "execution" else ""
 
 
 def _strings(value: Any) -> tuple[str, ...]:

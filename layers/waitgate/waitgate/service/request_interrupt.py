@@ -31,7 +31,7 @@ from waitgate.records import (
     RunView,
     check_node_id,
 )
-from waitgate.service.notify import NotificationDependencies, announce
+from waitgate.service.notify import NotificationDependencies, announce, workflow_of
 from waitgate.service.rules import conversation, event_log, reentry
 from waitgate.service.rules.deadline_decision import check_resolve_with
 from waitgate.service.rules.execution_links import EXECUTION_LINK, execution_link_guard
@@ -129,7 +129,8 @@ def _within_host_limits(payload: JSONObject) -> None:
 
 def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: RequestDependencies) -> None:
     if outcome.status == "requested" and outcome.record is not None:
-        announce(outcome.record, deps.notifications, deps.clock)  # a take-over notifies nobody
+        workflow = workflow_of(request.execution_arn)
+        announce(outcome.record, deps.notifications, deps.clock, workflow)  # a take-over notifies nobody
     elif outcome.replay is not None:
         with suppress(TaskGoneError):  # the asking task is gone already: nobody waits for the answer
             reentry.answer_replay(outcome.replay, request.task_token, deps.workflow)

@@ -53,6 +53,16 @@ class ResolveForm(BaseModel):
     resume_value: str | None = None
 
 
+class SlackInteraction(BaseModel):
+    """What Slack posts to the interactivity URL when a button of a waitgate message is pressed:
+    one field, `payload`, Slack's block_actions JSON; signed with the tenant's Slack signing secret
+    (`X-Slack-Signature`, `X-Slack-Request-Timestamp`; docs/channels.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    payload: str
+
+
 class ResolveAnswer(BaseModel):
     """200 resolved now (resumeValue is what the workflow receives); 202 recorded, still pending."""
 
@@ -156,6 +166,7 @@ REQUEST_BODIES: tuple[type[BaseModel], ...] = (ResolveRequest, ResolveForm)  # v
 MODELS: tuple[type[BaseModel], ...] = (
     ResolveRequest,
     ResolveForm,
+    SlackInteraction,
     ResolveAnswer,
     MintRequest,
     MintedLink,

@@ -135,7 +135,10 @@ def _operation(operation: Operation) -> dict[str, Any]:
             "content": {"application/json": {"schema": ref(operation.body)}},
         }
     if operation.form:
-        described["requestBody"]["content"][FORM] = {"schema": ref(operation.form)}
+        body = described.setdefault("requestBody", {"required": True, "content": {}})
+        body["content"][FORM] = {"schema": ref(operation.form)}
+    if operation.credential:
+        described["x-waitgate-credential"] = operation.credential
     return described
 
 

@@ -53,6 +53,7 @@ class Operation:
     keyed: bool = False  # takes an Idempotency-Key
     query: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    credential: str | None = None  # what authenticates a request that carries no bearer JWT
 
 
 def refusals(

@@ -218,6 +218,23 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         tags=("host",),
     ),
     Operation(
+        "slackInteractions",
+        "post",
+        "/channels/slack/interactions",
+        "A button of a waitgate Slack message was pressed (Slack's interactivity request)",
+        (
+            Reply(
+                200,
+                "Handled (a decision, or an ephemeral explanation to the clicker).",
+                media=("text/plain",),
+            ),
+            *refusals(e.UnauthorizedError),
+        ),
+        form="SlackInteraction",
+        credential="Slack's v0 request signature (X-Slack-Signature, X-Slack-Request-Timestamp)",
+        tags=("channels",),
+    ),
+    Operation(
         "getOpenApi",
         "get",
         "/openapi.json",

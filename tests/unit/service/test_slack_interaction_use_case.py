@@ -1,0 +1,150 @@
+"""A Slack click on the one resolve path: Slack's signature first (401 for forged, stale, replayed),
+then the workspace, the member's principal, and the decision — exactly once, however often Slack
+delivers the click; whoever did not simply decide is told why."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from tests.fakes.channels import MemoryContacts, MemoryReplayGuard, MemoryWorkspaces, RecordingSlackMessages
+from tests.support.slack_requests import button, click_body, signed_headers
+from tests.unit.channels.facts import notice
+from tests.unit.service.world import APPROVAL, RUN, World, with_data
+from waitgate.adapters.slack_signature import SlackSignatureCheck
+from waitgate.channels.message_facts import facts_of
+from waitgate.channels.sent_messages import SlackWorkspace
+from waitgate.channels.slack_blocks import message_blocks
+from waitgate.errors import UnauthorizedError
+from waitgate.service.slack_interaction import SlackDependencies, SlackRequest, answer_interaction
+
+SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
+TEAM = "T0TEAM"
+
+
+class SlackWorld(World):
+    def __init__(self) -> None:
+        super().__init__()
+        self.clock.moment = datetime.fromtimestamp(int(time.time()), UTC)
+        self.contacts = MemoryContacts()
+        self.messages = RecordingSlackMessages()
+        self.replays = MemoryReplayGuard()
+        self.workspace = SlackWorkspace("default", bot_token="xoxb-1", signing_secret=SECRET, team_id=TEAM)
+
+    def slack(self) -> SlackDependencies:
+        return SlackDependencies(
+            resolve=self.resolving(),
+            contacts=self.contacts,
+            workspaces=MemoryWorkspaces(self.workspace),
+            signatures=SlackSignatureCheck(self.clock),
+            replays=self.replays,
+            messages=self.messages,
+        )
+
+    def click(
+        self, action: str, user: str, action_ts: str = "1764496920.000001", **signing: object
+    ) -> SlackRequest:
+        shown = replace(self.interrupt(), status="pending")  # the message as it was posted
+        facts = facts_of(shown, notice(run=RUN, node_id="Gate", interrupt_id=shown.interrupt_id))
+        body = click_body(
+            button(message_blocks(facts), f"waitgate:{action}"),
+            user,
+            "D0CHAN",
+            "1.000001",
+            signing.pop("team", TEAM),
+            action_ts,
+        )  # type: ignore[arg-type]
+        secret = str(signing.pop("secret", SECRET))
+        stamp = int(self.clock.now().timestamp()) - int(signing.pop("age", 0))  # type: ignore[call-overload]
+        return SlackRequest.of(body, signed_headers(body, secret, stamp))
+
+
+@pytest.fixture
+def world() -> SlackWorld:
+    world = SlackWorld()
+    world.contacts.set("alice", slack_user="U0ALICE")
+    world.contacts.set("ben", slack_user="U0BEN")
+    world.contacts.set("carol", slack_user="U0CAROL")
+    world.request(with_data(APPROVAL, approversList=["alice", "carol"]))
+    return world
+
+
+def test_accept_resolves_as_the_members_principal_and_needs_no_reply(world: SlackWorld) -> None:
+    assert answer_interaction(world.click("accept", "U0ALICE"), world.slack()) is None
+    record = world.interrupt()
+    assert record.status == "resolved" and record.resume_value is not None
+    assert (record.resume_value["action"], record.resume_value["decidedBy"]) == ("accept", "alice")
+    assert record.resume_value["decidedAt"] == "2025-11-30T10:02:00.000Z"
+    assert not world.messages.told
+
+
+@pytest.mark.parametrize("wrong", [{"secret": "another-secret"}, {"age": 301}, {"age": -301}])
+def test_a_forged_or_stale_signature_is_401_and_changes_nothing(
+    world: SlackWorld, wrong: dict[str, object]
+) -> None:
+    with pytest.raises(UnauthorizedError):
+        answer_interaction(world.click("accept", "U0ALICE", **wrong), world.slack())
+    assert world.interrupt().status == "pending" and not world.messages.told
+
+
+def test_the_same_signed_request_twice_is_a_replay(world: SlackWorld) -> None:
+    request = world.click("accept", "U0ALICE")
+    answer_interaction(request, world.slack())
+    with pytest.raises(UnauthorizedError):
+        answer_interaction(request, world.slack())
+
+
+def test_slacks_retry_of_a_click_is_the_same_request(world: SlackWorld) -> None:
+    world.store.interrupts[(RUN, "Gate")] = world.interrupt().__class__(
+        **{
+            **world.interrupt().__dict__,
+            "payload": with_data(APPROVAL, approversList=["alice", "carol"], requiredApprovals=2),
+        }
+    )
+    first = answer_interaction(world.click("accept", "U0ALICE"), world.slack())
+    world.clock.advance(seconds=1)  # the retry is signed anew
+    again = answer_interaction(world.click("accept", "U0ALICE"), world.slack())
+    assert first == again and first is not None and "recorded" in first
+    assert len(world.interrupt().votes) == 1
+
+
+def test_a_member_who_may_not_approve_is_told_and_nothing_is_resolved(world: SlackWorld) -> None:
+    reply = answer_interaction(world.click("accept", "U0BEN"), world.slack())
+    assert reply is not None and "not among the approvers" in reply
+    assert world.messages.told == [("D0CHAN", "U0BEN", reply)]
+    assert world.interrupt().status == "pending"
+
+
+def test_a_member_of_no_principal_or_of_another_workspace_is_told(world: SlackWorld) -> None:
+    unknown = answer_interaction(world.click("accept", "U0NOBODY"), world.slack())
+    other = answer_interaction(
+        world.click("accept", "U0ALICE", "1764496920.000002", team="T0OTHER"), world.slack()
+    )
+    assert unknown is not None and "not linked" in unknown
+    assert other is not None and "another Slack workspace" in other
+    assert world.interrupt().status == "pending"
+
+
+def test_the_loser_of_a_race_and_a_late_click_are_told(world: SlackWorld) -> None:
+    answer_interaction(world.click("accept", "U0ALICE"), world.slack())
+    late = answer_interaction(world.click("reject", "U0CAROL"), world.slack())
+    assert late is not None and "already decided" in late
+    assert world.interrupt().resume_value["action"] == "accept"  # type: ignore[index]
+
+
+def test_a_click_after_the_deadline_is_told_it_is_no_longer_open() -> None:
+    world = SlackWorld()
+    world.contacts.set("alice", slack_user="U0ALICE")
+    world.request(with_data(APPROVAL, approversList=["alice"]) | {"timeoutMs": 60_000})
+    world.clock.advance(minutes=2)
+    reply = answer_interaction(world.click("accept", "U0ALICE"), world.slack())
+    assert reply is not None and "no longer open" in reply
+    assert world.interrupt().status == "pending"
+
+
+def test_the_page_button_decides_nothing(world: SlackWorld) -> None:
+    assert answer_interaction(world.click("open-page", "U0ALICE"), world.slack()) is None
+    assert world.interrupt().status == "pending"
