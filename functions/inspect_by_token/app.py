@@ -3,7 +3,8 @@
 The body is the InterruptPayload exactly as the workflow sent it (the spec's answer); where it waits
 and until when the link works travel in headers (`Waitgate-Interrupt-Id`, `Waitgate-Run-Id`,
 `Waitgate-Node-Id`, `Waitgate-Status`, `Waitgate-Link-Expires-At`). A client that prefers HTML gets
-the human page. Nothing here writes. The path holds the token: the event is never logged.
+the human page (or, once resolved, what came of it). Nothing here writes. The path holds the token:
+the event is never logged.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import token_dependencies
+from waitgate.http.link_page import link_page
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, json_response, page_response
-from waitgate.page import PageContext, interrupt_page
 from waitgate.service.inspect_interrupt import InterruptView, inspect_by_token
 
 logger = Logger()
@@ -27,10 +28,11 @@ app = new_token_app()
 
 @app.route("/interrupts/<token>", method=["GET", "HEAD"])
 def inspect(token: str) -> Response[str]:
-    view = inspect_by_token(path_parameter(app, "token"), token_dependencies())
+    link = path_parameter(app, "token")
     if prefers_html(app.current_event.headers.get("accept")):
-        response = page_response(200, interrupt_page(page_context(view)))
+        response = page_response(*link_page(link, token_dependencies()))
     else:
+        view = inspect_by_token(link, token_dependencies())
         response = json_response(200, view.payload, headers={**TOKEN_RESPONSE_HEADERS, **headers_of(view)})
     if app.current_event.http_method == "HEAD":
         response.body = ""
@@ -45,16 +47,6 @@ def headers_of(view: InterruptView) -> dict[str, str]:
         "Waitgate-Status": view.record.status,
         "Waitgate-Link-Expires-At": view.expires_at,
     }
-
-
-def page_context(view: InterruptView) -> PageContext:
-    return PageContext(
-        payload=view.payload,
-        run_id=view.record.run.run_id,
-        node_id=view.record.node_id,
-        expires_at=view.expires_at,
-        may_resolve=view.may_resolve,
-    )
 
 
 @logger.inject_lambda_context(clear_state=True, log_event=False)

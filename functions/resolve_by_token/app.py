@@ -1,8 +1,9 @@
 """resolveInterruptByToken — POST /interrupts/{token}; the signed token is the credential.
 
 Same body rules and races as the run surface (one resolve path); the token's `sub` is the decider.
-The body is `{resumeValue}` as JSON, or the human page's own form (urlencoded: a browser with scripts
-off posts it); a client that prefers HTML gets the answer as a page (what was recorded, or why not).
+The body is `{resumeValue}` as JSON, or the human page's own form (urlencoded: the browser posts it);
+a client that prefers HTML gets the answer as a page (what was recorded; for a refused form, the form
+again with the error beside its field).
 Check order: token (401) -> expiry (410) -> intent (403) -> body (400) -> state (404, 409, 410).
 The path holds the token: the event is never logged.
 """
@@ -26,7 +27,7 @@ from waitgate.http.resolver import new_token_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_page_response, answer_response
 from waitgate.identity import Caller
 from waitgate.records import IdempotencyRef
-from waitgate.service.token_access import resolve_by_token
+from waitgate.service.token_access import KeyFor, resolve_by_token
 
 logger = Logger()
 app = new_token_app()
@@ -34,22 +35,32 @@ app = new_token_app()
 
 @app.post("/interrupts/<token>")
 def resolve(token: str) -> Response[str]:
-    answer = answer_to(app.current_event.raw_event, path_parameter(app, "token"))
-    if prefers_html(app.current_event.headers.get("accept")):
+    event, link = app.current_event.raw_event, path_parameter(app, "token")
+    html = prefers_html(app.current_event.headers.get("accept"))
+    if html and is_form(event):  # the human page, posted by the browser
+        from waitgate.http.page_form import form_answer_page
+
+        return form_answer_page(link, event, keyring(), resolve_dependencies(), key_for(event))
+    answer = answer_to(event, link)
+    if html:
         return answer_page_response(answer)
     return answer_response(answer, headers=TOKEN_RESPONSE_HEADERS)
 
 
-def answer_to(event: dict[str, Any], link: str) -> Answer:
-    def key_for(caller: Caller, request: Mapping[str, Any]) -> IdempotencyRef | None:
+def key_for(event: dict[str, Any]) -> KeyFor:
+    def key(caller: Caller, request: Mapping[str, Any]) -> IdempotencyRef | None:
         return idempotency_ref(event, "resolveInterruptByToken", caller, request)
 
-    if is_form(event):  # the human page, posted by a browser with scripts off
+    return key
+
+
+def answer_to(event: dict[str, Any], link: str) -> Answer:
+    if is_form(event):  # the page's form, from a program that prefers JSON
         from waitgate.http.page_form import resolve_form_by_token
 
-        return resolve_form_by_token(link, event, keyring(), resolve_dependencies(), key_for)
+        return resolve_form_by_token(link, event, keyring(), resolve_dependencies(), key_for(event))
     return resolve_by_token(
-        link, lambda: require_object_body(json_body(event)), keyring(), resolve_dependencies(), key_for
+        link, lambda: require_object_body(json_body(event)), keyring(), resolve_dependencies(), key_for(event)
     )
 
 

@@ -109,6 +109,17 @@ def assert_safe(answer: dict[str, Any]) -> Elements:
     return elements
 
 
+def labelled_names(elements: Elements) -> dict[str, str]:
+    """Each named control's name and tag (or input type), every one with a label of its own."""
+    labels = {a.get("for") for tag, a in elements.tags if tag == "label"}
+    named = {}
+    for tag, attributes in elements.tags:
+        if tag in {"input", "select", "textarea"} and attributes.get("name"):
+            assert attributes.get("id") in labels, (tag, attributes)
+            named[str(attributes["name"])] = str(attributes.get("type") or tag)
+    return named
+
+
 def test_an_approval_page_escapes_everything_and_offers_one_button_per_action(
     harness: WorkflowHarness,
 ) -> None:
@@ -121,10 +132,13 @@ def test_an_approval_page_escapes_everything_and_offers_one_button_per_action(
     assert buttons == ["accept", "reject", "refine", "edit-accept", "ask"]
     html = answer["body"]
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
-    ids = {a.get("id") for _, a in elements.tags}
-    labels = {a.get("for") for tag, a in elements.tags if tag == "label"}
-    assert {"feedback", "refine-scope", "refine-text", "edited-artifact"} <= ids & labels
-    assert "&lt;/textarea&gt;" in html  # the artifact JSON in the edit box cannot close it
+    # And every field each action reads is a labelled control: the comment, what should change,
+    # the artifact's editor (its fields) and the question
+    named = labelled_names(elements)
+    assert {"feedback", "scope", "sectionPath", "itemIds", "text", "question"} <= set(named)
+    assert named["scope"] == "radio" and named["editedArtifactData.body"] == "text"
+    assert "&lt;/textarea&gt;" in html  # the artifact's values in the editor cannot close it
+    assert "You decide as" in html and "<strong>alice</strong>" in html
 
 
 def test_a_clarification_page_has_one_control_per_question_from_its_schema(harness: WorkflowHarness) -> None:
@@ -132,28 +146,29 @@ def test_a_clarification_page_has_one_control_per_question_from_its_schema(harne
     answer = page_for(harness, CLARIFICATION)
     # Then each question has a labelled control of the right type
     elements = assert_safe(answer)
-    controls = {
-        a["data-question"]: (tag, a.get("type"), a.get("data-type"))
-        for tag, a in elements.tags
-        if "data-question" in a
+    assert labelled_names(elements) == {
+        "answers.region": "radio",
+        "answers.dry": "checkbox",
+        "answers.count": "number",
+        "answers.why": "text",
     }
-    assert controls == {
-        "region": ("select", None, "string"),
-        "dry": ("input", "checkbox", "boolean"),
-        "count": ("input", "number", "integer"),
-        "why": ("input", "text", "string"),
-    }
-    labels = {a.get("for") for tag, a in elements.tags if tag == "label"}
-    assert {a["id"] for tag, a in elements.tags if "data-question" in a} <= labels
 
 
-@pytest.mark.parametrize("interrupt", OTHERS, ids=[i["kind"] for i in OTHERS])
-def test_other_kinds_render_their_data_and_a_json_answer_box(
-    harness: WorkflowHarness, interrupt: dict[str, Any]
+@pytest.mark.parametrize(
+    ("interrupt", "names"),
+    [
+        (OTHERS[0], {"resumeValue": "textarea"}),
+        (OTHERS[1], {"resumeValue": "textarea"}),
+        (OTHERS[2], {"comment": "textarea", "decision": "textarea"}),
+    ],
+    ids=[i["kind"] for i in OTHERS],
+)
+def test_other_kinds_render_their_data_and_their_form(
+    harness: WorkflowHarness, interrupt: dict[str, Any], names: dict[str, str]
 ) -> None:
     answer = page_for(harness, interrupt)
     elements = assert_safe(answer)
-    assert any(a.get("id") == "resume-value" for tag, a in elements.tags if tag == "textarea")
+    assert labelled_names(elements) == names
 
 
 def test_an_inspect_link_shows_the_interrupt_without_a_form_or_script(harness: WorkflowHarness) -> None:

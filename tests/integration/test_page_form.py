@@ -1,7 +1,8 @@
-"""The human page's form as a browser with scripts off posts it — `application/x-www-form-urlencoded`
-to the link's own URL — through resolve_by_token on moto: the decision reaches the workflow, a
-browser gets the answer as a page (what was decided, or why not, with the refusal's status), a
-program that prefers JSON gets JSON, and a refused form changes nothing."""
+"""The human page's form as a browser posts it — `application/x-www-form-urlencoded` to the link's
+own URL — through resolve_by_token on moto: the decision reaches the workflow, a browser gets the
+answer as a page (what was decided; a refused answer, the form again with the error beside its
+field; a vote that does not decide, the page saying it waits), a program that prefers JSON gets
+JSON, and a refused form changes nothing."""
 
 from __future__ import annotations
 
@@ -27,13 +28,21 @@ APPROVAL = {
         "artifactId": "r-1",
         "artifactType": "release",
         "title": "Ship it?",
-        "artifact": {"version": "4.2.0"},
+        "artifact": {"version": "4.2.0", "changes": 37},
         "actions": ["accept", "reject", "refine", "edit-accept"],
     },
 }
 # What chromium posts for the approval page: every field of the form, the pressed button last
-PAGE_FIELDS = {"feedback": "", "scope": "whole", "sectionPath": "", "itemIds": "", "text": ""}
-CSP = re.compile(r"default-src 'none'; script-src 'nonce-[\w-]+'; style-src 'nonce-[\w-]+'; ")
+PAGE_FIELDS = {
+    "feedback": "",
+    "scope": "whole",
+    "sectionPath": "",
+    "itemIds": "",
+    "text": "",
+    "editedArtifactData.version": "4.2.0",
+    "editedArtifactData.changes": "37",
+}
+CSP = re.compile(r"default-src 'none'; script-src 'nonce-([\w-]+)'; style-src 'nonce-\1'; ")
 
 
 @pytest.fixture
@@ -61,9 +70,10 @@ def assert_page(answer: dict[str, Any], status: int) -> str:
     headers = answer["headers"]
     assert headers["Content-Type"] == "text/html; charset=utf-8"
     assert (headers["Cache-Control"], headers["Referrer-Policy"]) == ("no-store", "no-referrer")
-    assert CSP.match(headers["Content-Security-Policy"]), headers["Content-Security-Policy"]
-    assert "<script" not in answer["body"]
+    csp = CSP.match(headers["Content-Security-Policy"])
+    assert csp, headers["Content-Security-Policy"]
     html: str = answer["body"]
+    assert re.findall(r"<script[^>]*>", html) in ([], [f'<script nonce="{csp.group(1)}">'])
     return html
 
 
@@ -83,7 +93,7 @@ def test_a_browser_without_scripts_accepts_and_reads_what_was_decided(harness: W
     ended = harness.wait_for_end(run.execution_arn)
     output = json.loads(ended["output"])
     assert (ended["status"], output["action"], output["decidedBy"]) == ("SUCCEEDED", "accept", "bob")
-    assert output["feedback"] == 'Fine <b>& "well"</b>\r\nü'
+    assert output["feedback"] == 'Fine <b>& "well"</b>\nü'  # a text area's CRLF, read as the page shows it
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", output["decidedAt"])
     # And posting it again is refused with a 409 page
     again = posted_form(token, {**PAGE_FIELDS, "action": "accept"})
@@ -112,7 +122,7 @@ def test_a_program_that_prefers_json_gets_the_json_answer(harness: WorkflowHarne
     [
         ({**PAGE_FIELDS, "action": "accept", "decidedBy": "mallory"}, 400, "field this page does not send"),
         ({**PAGE_FIELDS, "action": "refine"}, 400, "Say what should change"),
-        ({**PAGE_FIELDS, "action": "edit-accept", "editedArtifactData": "{oops"}, 400, "not valid JSON"),
+        ({**PAGE_FIELDS, "action": "edit-accept", "editedArtifactData.changes": "many"}, 400, "whole number"),
         ({**PAGE_FIELDS, "action": "accept", "feedback": "x" * 5000}, 413, "feedback"),
         ({**PAGE_FIELDS, "action": "accept", "feedback": "x" * 300_000}, 413, "larger than 256 KB"),
         ({**PAGE_FIELDS}, 400, "Press one of the page's buttons"),
@@ -120,7 +130,7 @@ def test_a_program_that_prefers_json_gets_the_json_answer(harness: WorkflowHarne
     ids=[
         "unknown field",
         "refine without text",
-        "bad JSON",
+        "edited artifact, not its type",
         "comment too long",
         "body too large",
         "no button",
@@ -161,9 +171,14 @@ def test_a_view_only_link_cannot_post_the_form(
 def test_a_vote_of_a_quorum_is_recorded_and_the_page_says_it_still_waits(harness: WorkflowHarness) -> None:
     data = {**APPROVAL["data"], "requiredApprovals": 2, "approversList": ["bob", "carol"]}
     run = suspended(harness, {**APPROVAL, "data": data})
-    html = assert_page(posted_form(minted(run)["token"], {**PAGE_FIELDS, "action": "accept"}), 202)
-    assert "still open" in html
+    token = minted(run)["token"]
+    html = assert_page(posted_form(token, {**PAGE_FIELDS, "action": "accept"}), 202)
+    assert "Your vote is recorded" in html and "Waiting for 1 more approval." in html
+    assert 'name="action" value="accept"' not in html  # not the form again
     assert harness.sfn.describe_execution(executionArn=run.execution_arn)["status"] == "RUNNING"
+    # And reopening the link says the same
+    reopened = Handler("inspect_by_token")(token_event(token, accept=BROWSER_ACCEPT))
+    assert reopened["statusCode"] == 200 and "Waiting for 1 more approval." in reopened["body"]
 
 
 def test_a_clarification_form_answers_each_question_typed_by_its_schema(harness: WorkflowHarness) -> None:
@@ -177,7 +192,9 @@ def test_a_clarification_form_answers_each_question_typed_by_its_schema(harness:
     token = minted(run)["token"]
     # When replicas is 0 (below its minimum), Then a 400 page naming the question, and nothing resolved
     fields = {"answers.region": "us-east-1", "answers.replicas": "0", "answers.notes": "", "action": "submit"}
-    assert "replicas" in assert_page(posted_form(token, fields), 400)
+    again = assert_page(posted_form(token, fields), 400)
+    assert "Enter a whole number, at least 1." in again  # beside the field, what was chosen kept:
+    assert re.search(r'value="us-east-1"[^>]* checked>', again) and 'aria-invalid="true"' in again
     # When it is 3, Then the workflow gets typed answers (the unticked box is false)
     assert_page(posted_form(token, {**fields, "answers.replicas": "3"}), 200)
     output = json.loads(harness.wait_for_end(run.execution_arn)["output"])
@@ -188,5 +205,5 @@ def test_a_custom_form_sends_its_json_answer_box(harness: WorkflowHarness) -> No
     run = suspended(harness, {"kind": "custom", "key": "c", "data": {"customKind": "acme.label"}})
     token = minted(run)["token"]
     html = assert_page(posted_form(token, {"resumeValue": '{"printed": true}', "action": "submit"}), 200)
-    assert "What was sent" in html and "&quot;printed&quot;: true" in html
+    assert "What was sent" in html and '<th scope="row">printed</th><td>yes</td>' in html
     assert json.loads(harness.wait_for_end(run.execution_arn)["output"]) == {"printed": True}

@@ -1,19 +1,30 @@
 """The human page of `GET /interrupts/{token}` (Accept: text/html), and its error pages. Pure.
 
-Nothing on the page acts on load: only a deliberate click on a button POSTs, from a small inline
-script allowed by a per-response CSP nonce. No external asset; every interrupt value is escaped.
+Nothing on the page acts on load: only a deliberate press of a button POSTs the form, to the link's
+own URL. The page works without script; a small inline script (allowed by a per-response CSP nonce)
+only improves it: local times, byte counters, checks before sending. No external asset; every
+interrupt value is escaped.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from html import escape
 from importlib.resources import files
 from string import Template
 from typing import Any
 
-from waitgate.page import fields
+from waitgate.page import approval_view
+from waitgate.page.decision_form import PageForm, place_errors, render_form
+from waitgate.page.form_resume import page_form_of
+from waitgate.page.kind_view import kind_details
+from waitgate.page.schema_controls import Filled
+from waitgate.page.schema_fields import humanize
+from waitgate.page.times import moment_html, parse_moment
 
 _PACKAGE = files("waitgate.page")
 _LAYOUT = Template(_PACKAGE.joinpath("layout.html").read_text(encoding="utf-8"))
@@ -33,14 +44,32 @@ KIND_LABELS = {
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """What the server refused of a posted form: shown beside the field its path names, with what the
+    person posted kept in the form."""
+
+    form: Mapping[str, str]
+    path: str
+    detail: str
+
+
+@dataclass(frozen=True)
 class PageContext:
-    """What the page shows: the InterruptPayload and where it waits."""
+    """What the page shows: the InterruptPayload, where it waits, who the link decides as, and what
+    came of the decision so far (an approval's votes and questions)."""
 
     payload: dict[str, Any]
     run_id: str
     node_id: str
     expires_at: str
     may_resolve: bool = True
+    principal: str | None = None  # the link's recipient (its token's sub); None: nobody named
+    now: datetime | None = None
+    deadline: str | None = None
+    votes: tuple[dict[str, Any], ...] = ()
+    asks: tuple[dict[str, Any], ...] = ()
+    refusal: Refusal | None = None
+    notice: str = ""  # what the page says first: "Your question was sent."
 
 
 @dataclass(frozen=True)
@@ -62,19 +91,100 @@ def interrupt_page(context: PageContext) -> RenderedPage:
     kind = str(payload.get("kind", ""))
     raw_data = payload.get("data")
     data: dict[str, Any] = raw_data if isinstance(raw_data, dict) else {}
-    title = _title_of(kind, data)
-    parts = [
-        f'<p class="kind">{escape(KIND_LABELS.get(kind, kind))}</p>',
-        f"<h1>{escape(title)}</h1>",
-        _meta(context),
-        _details(kind, data),
-    ]
-    if context.may_resolve:
-        parts.append(_form(kind, data))
+    title = title_of(kind, data)
+    parts = [f'<p class="kind">{escape(KIND_LABELS.get(kind, kind))}</p>', f"<h1>{escape(title)}</h1>"]
+    if context.notice:
+        parts.append(f'<p class="notice recorded" role="status">{escape(context.notice)}</p>')
+    if kind == "approval" and isinstance(data.get("description"), str) and data["description"]:
+        parts.append(f'<p class="description">{escape(data["description"])}</p>')
+    parts.append(_meta(context))
+    if kind == "approval":
+        parts += [
+            approval_view.quorum_section(data, context.votes, context.now),
+            approval_view.approval_details(data),
+            approval_view.asks_section(context.asks, context.now),
+        ]
     else:
-        parts.append('<p class="notice">This link lets you see this request, not answer it.</p>')
-    footer = f"waitgate · run <code>{escape(context.run_id)}</code>"
-    return layout_page(title, footer, "\n".join(parts), with_script=context.may_resolve)
+        parts.append(kind_details(kind, data))
+    parts.append(_decision(context, kind, data))
+    footer = (
+        f"waitgate · run <code>{escape(context.run_id)}</code> · step <code>{escape(context.node_id)}</code>"
+    )
+    return layout_page(title, footer, "\n".join(p for p in parts if p), with_script=context.may_resolve)
+
+
+def _decision(context: PageContext, kind: str, data: dict[str, Any]) -> str:
+    if not context.may_resolve:
+        return '<p class="notice">This link lets you see this request, not answer it.</p>'
+    page_form = page_form_of(context.payload)
+    mine = approval_view.own_vote(context.votes, context.principal) if kind == "approval" else None
+    if mine is not None:
+        waiting = approval_view.waiting_notice(data, context.votes, mine, context.now)
+        if page_form.action("ask") is None:
+            return waiting
+        return waiting + _form(
+            kind, page_form, context.refusal, frozenset({"ask"}), "You can still ask a question"
+        )
+    heading = "Your decision" if kind in {"approval", "low-confidence"} else "Your answer"
+    return _form(kind, page_form, context.refusal, None, heading)
+
+
+def _form(
+    kind: str, page_form: PageForm, refusal: Refusal | None, only: frozenset[str] | None, heading: str
+) -> str:
+    filled, summary = Filled(), ""
+    if refusal is not None:
+        detail = _shown_detail(refusal)
+        placed, unplaced = place_errors(page_form, {refusal.path: detail}, refusal.form.get("action", ""))
+        filled = Filled(refusal.form, placed)
+        summary = _error_summary(page_form, placed, unplaced)
+    # The form's default button is a disabled one: Enter in a text field never submits by itself.
+    guard = '<button type="submit" disabled hidden data-guard aria-hidden="true" tabindex="-1"></button>'
+    # The browser posts the form itself (urlencoded, to this same URL: nothing the person typed ever
+    # lands in a URL) and shows the answer page; the script only checks it first.
+    shared = ""
+    if page_form.shared_by is not None:
+        shared = f' data-shared-actions="{escape(" ".join(page_form.shared_by))}"'
+    form = (
+        f'<form id="decide" method="post" accept-charset="utf-8" data-kind="{escape(kind)}"{shared} '
+        "novalidate>"
+    )
+    body = render_form(page_form, filled, only)
+    return f'<h2 id="decide-heading">{escape(heading)}</h2>{summary}{form}{guard}{body}</form>'
+
+
+def _shown_detail(refusal: Refusal) -> str:
+    """The refusal's detail without the path it may start with ("resumeValue.amount: ...")."""
+    return re.sub(r"^resumeValue[^\s:]*: ", "", refusal.detail)
+
+
+def _error_summary(page_form: PageForm, placed: dict[str, str], unplaced: list[str]) -> str:
+    labels = {target.name: target.label for target in page_form.fields()}
+    items = [
+        f"<li>{escape(labels.get(name, name))}: {escape(message)}</li>" for name, message in placed.items()
+    ]
+    items += [f"<li>{escape(message)}</li>" for message in unplaced]
+    return (
+        '<div class="error-summary" id="error-summary" role="alert" tabindex="-1" autofocus>'
+        f"<h3>Your answer was not accepted</h3><ul>{''.join(items)}</ul>"
+        "<p>Correct it below and send it again.</p></div>"
+    )
+
+
+def _meta(context: PageContext) -> str:
+    rows = []
+    if context.may_resolve:
+        who = context.principal
+        shown = escape(who) if who and not who.startswith("token:") else "whoever holds this link"
+        rows.append(("You decide as", f"<strong>{shown}</strong>"))
+    rows.append(("Step", escape(humanize(context.node_id))))
+    deadline, expires = parse_moment(context.deadline or ""), parse_moment(context.expires_at)
+    if deadline is not None:
+        rows.append(("Decide by", moment_html(context.deadline or "", context.now)))
+    if expires is not None and (deadline is None or expires < deadline):
+        rows.append(("This link works until", moment_html(context.expires_at, context.now)))
+    listed = "".join(f"<div><dt>{name}</dt><dd>{value}</dd></div>" for name, value in rows)
+    return f'<dl class="meta">{listed}</dl>'
 
 
 ERRORS = {
@@ -114,7 +224,7 @@ def layout_page(title: str, footer: str, main: str, *, with_script: bool) -> Ren
     return RenderedPage(html=html, nonce=nonce)
 
 
-def _title_of(kind: str, data: dict[str, Any]) -> str:
+def title_of(kind: str, data: dict[str, Any]) -> str:
     for name in ("title", "prompt", "topic"):
         if isinstance(data.get(name), str) and data[name]:
             return str(data[name])
@@ -125,58 +235,7 @@ def _title_of(kind: str, data: dict[str, Any]) -> str:
     if kind == "custom":
         return f"{data.get('customKind', 'A request')} needs your input"
     if kind == "low-confidence":
-        return "An agent is unsure and asks for review"
+        return "An agent is unsure and asks for your review"
+    if kind == "conversation.close":
+        return "Close the conversation"
     return "Your input is needed"
-
-
-def _meta(context: PageContext) -> str:
-    return (
-        '<dl class="meta">'
-        f"<dt>Run</dt><dd><code>{escape(context.run_id)}</code></dd>"
-        f"<dt>Step</dt><dd><code>{escape(context.node_id)}</code></dd>"
-        f"<dt>Link valid until</dt><dd>{escape(context.expires_at)}</dd>"
-        "</dl>"
-    )
-
-
-def _details(kind: str, data: dict[str, Any]) -> str:
-    if kind == "approval":
-        shown = []
-        if isinstance(data.get("description"), str):
-            shown.append(f"<p>{escape(data['description'])}</p>")
-        artifact_type, artifact_id = (
-            escape(str(data.get("artifactType", ""))),
-            escape(str(data.get("artifactId", ""))),
-        )
-        shown.append(f"<h2>Artifact <code>{artifact_type}</code> · <code>{artifact_id}</code></h2>")
-        if "artifact" in data:
-            shown.append(f"<pre>{fields.pretty_json(data['artifact'])}</pre>")
-        return "\n".join(shown)
-    if kind == "clarification":
-        context = data.get("context")
-        return f"<h2>Context</h2><pre>{fields.pretty_json(context)}</pre>" if context else ""
-    return f"<h2>Details</h2><pre>{fields.pretty_json(data)}</pre>"
-
-
-def _form(kind: str, data: dict[str, Any]) -> str:
-    if kind == "approval":
-        actions = [a for a in data.get("actions", []) if isinstance(a, str)]
-        body = [fields.comment_box()]
-        if "refine" in actions:
-            body.append(fields.refine_fieldset())
-        if "edit-accept" in actions:
-            body.append(fields.edit_fieldset(data.get("artifact", {})))
-        body.append(fields.action_buttons(actions))
-    elif kind == "clarification":
-        questions = [q for q in data.get("questions", []) if isinstance(q, dict)]
-        body = [fields.question_field(index, question) for index, question in enumerate(questions)]
-        body.append(fields.submit_button("Send answers"))
-    else:
-        body = [fields.json_answer_box("Your answer (JSON)"), fields.submit_button("Send")]
-    status = '<p id="status" class="status" role="status" aria-live="polite" tabindex="-1"></p>'
-    # The form's default button is a disabled one: Enter in a text field never submits by itself.
-    guard = '<button type="submit" disabled hidden data-guard aria-hidden="true" tabindex="-1"></button>'
-    # With scripts off the browser posts the form itself (urlencoded, to this same URL: nothing the
-    # person typed ever lands in a URL) and shows the answer page; with scripts on, the script does.
-    form = f'<form id="decide" method="post" accept-charset="utf-8" data-kind="{escape(kind)}" novalidate>'
-    return f"{form}{guard}{''.join(body)}</form>{status}"

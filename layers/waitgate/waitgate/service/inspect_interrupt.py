@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from waitgate.records import InterruptRecord, JSONObject
 from waitgate.service.rules.answerable import pending_record
-from waitgate.service.token_access import TokenDependencies, token_command, verified_claims
+from waitgate.service.token_access import TokenDependencies, token_caller, token_command, verified_claims
 from waitgate.tokens import TokenClaims
 from waitgate.tokens.claims import format_expires_at
 
@@ -34,6 +34,23 @@ class InterruptView:
     @property
     def expires_at(self) -> str:
         return format_expires_at(self.claims.expires_at)
+
+    @property
+    def principal(self) -> str:
+        """Who the link decides as: its token's `sub`, or `token:<jti>` for a token without one."""
+        return token_caller(self.claims).principal
+
+
+def ended_by_token(token: str, deps: TokenDependencies) -> InterruptView | None:
+    """The interrupt a token was minted for once it no longer waits (what its page says came of it);
+    None while it waits, or when the node now holds another interrupt or none. Checks the token as
+    `inspect_by_token` does; reads, never writes."""
+    claims = verified_claims(token, "inspect", deps.keyring, deps.clock)
+    command = token_command(claims, None)
+    record = deps.store.load(command.run, command.node_id).interrupt
+    if record is None or record.interrupt_id != claims.interrupt_id or record.status == "pending":
+        return None
+    return InterruptView(record, claims)
 
 
 def inspect_by_token(token: str, deps: TokenDependencies) -> InterruptView:
