@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 export AWS_DEFAULT_REGION ?= us-east-1
 PYTEST_WORKERS ?= 2
 
-.PHONY: dev dev-fresh test lint typecheck validate unit integration e2e browser-deps bench docs-check pictures clean help
+.PHONY: dev dev-fresh test lint typecheck validate unit integration e2e browser-deps axe-core bench docs-check pictures docs-pictures clean help
 
 help:
 	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000,"
@@ -15,6 +15,7 @@ help:
 	@echo "make dev-fresh - the same, forgetting the kept state first"
 	@echo "make test   - lint, typecheck, template checks, unit, integration and e2e tests"
 	@echo "make bench  - benchmarks (prints a table, writes bench/results/latest.json)"
+	@echo "make pictures - re-make the pictures in docs/ (make docs-pictures: the human page's alone)"
 
 $(INSTALLED): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,12 +24,23 @@ $(INSTALLED): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install -q --no-deps -e .
 	@touch $@
 
-# Debian's chromium and its driver for the browser tests (root, or sudo, on a fresh machine).
+# Debian's chromium and its driver for the browser tests, and npm for axe-core (root, or sudo, on a
+# fresh machine).
 browser-deps:
-	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v npm >/dev/null; then \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver npm; \
 	fi
+
+# axe-core for the page's accessibility checks: from npm, at the version locked in tests/e2e/page/axe/,
+# installed under .cache/ (ignored) and injected by the browser tests; the product never serves it.
+AXE := .cache/axe-core/node_modules/axe-core/axe.min.js
+axe-core: $(AXE)
+$(AXE): tests/e2e/page/axe/package.json tests/e2e/page/axe/package-lock.json | browser-deps
+	@mkdir -p .cache/axe-core
+	cp tests/e2e/page/axe/package.json tests/e2e/page/axe/package-lock.json .cache/axe-core/
+	cd .cache/axe-core && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 dev: $(INSTALLED)
 	$(BIN)/waitgate dev
@@ -54,7 +66,7 @@ unit: $(INSTALLED)
 integration: $(INSTALLED)
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) tests/integration
 
-e2e: $(INSTALLED) browser-deps
+e2e: $(INSTALLED) browser-deps axe-core
 	$(BIN)/pytest -q tests/e2e
 
 test: lint typecheck validate unit integration e2e
@@ -62,12 +74,16 @@ test: lint typecheck validate unit integration e2e
 bench: $(INSTALLED)
 	$(BIN)/python -m bench
 
-# docs/pictures/channel-*.png: the e-mail and the Slack message as the channels build them (chromium)
-pictures: $(INSTALLED) browser-deps
+# docs/pictures/: the e-mail and the Slack message as the channels build them (channel-*.png), and the
+# human page's pictures in docs/human-page.md (page/, from the real pages on a local stack of their own)
+pictures: $(INSTALLED) browser-deps docs-pictures
 	$(BIN)/python docs/pictures/channel_pictures.py
+
+docs-pictures: $(INSTALLED) browser-deps
+	$(BIN)/python -m tests.e2e.page.docs_pictures docs/pictures/page
 
 docs-check: $(INSTALLED)
 	$(BIN)/pytest -q tests/e2e/test_docs_commands.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis .waitgate
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis .waitgate .cache

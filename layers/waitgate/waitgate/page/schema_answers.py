@@ -60,16 +60,18 @@ def _read(target: Field, form: Mapping[str, str]) -> tuple[Any, bool]:
             for index, choice in enumerate(target.choices)
             if _ticked(form, target.choice_name(index), target)
         ]
-        if not chosen:
-            return ([] if target.required else ABSENT), False
-        return chosen, True
+        if not chosen and not target.required:
+            return ABSENT, False
+        return _counted(target, chosen, "Choose"), bool(chosen)
     text = form.get(target.name, "").replace("\r\n", "\n")
     if control not in {"text", "textarea"} or target.trim:
         text = text.strip()
     if not text:
         if target.refuses_empty:
             raise refused(target.empty_text, target)
-        empty: Any = "" if control in {"text", "textarea"} else [] if control == "lines" else ABSENT
+        if control == "lines" and target.required:
+            return _counted(target, [], "Give"), False
+        empty: Any = "" if control in {"text", "textarea"} else ABSENT
         return (empty if target.required else ABSENT), False
     return _parsed(target, text), True
 
@@ -84,9 +86,10 @@ def _parsed(target: Field, text: str) -> Any:
                 return choice
         raise refused("That is not one of the choices.", target)
     if control == "lines":
-        return [
+        lines = [
             _line(target, line.strip(), row) for row, line in enumerate(text.split("\n"), 1) if line.strip()
         ]
+        return _counted(target, lines, "Give")
     if control == "json":
         return _json(target, text)
     if control == "date":
@@ -96,6 +99,16 @@ def _parsed(target: Field, text: str) -> Any:
     if control == "email" and not _EMAIL.fullmatch(text):
         raise refused("Enter an e-mail address, like name@example.com.", target)
     return _string(target, text)
+
+
+def _counted(target: Field, items: list[Any], verb: str) -> list[Any]:
+    """An array's count against its minItems and maxItems, in words."""
+    low, high = target.schema.get("minItems"), target.schema.get("maxItems")
+    if isinstance(low, int) and len(items) < low:
+        raise refused(f"{verb} at least {low}.", target)
+    if isinstance(high, int) and len(items) > high:
+        raise refused(f"{verb} at most {high}.", target)
+    return items
 
 
 def _group(target: Field, form: Mapping[str, str]) -> tuple[Any, bool]:

@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from waitgate.clock import parse_rfc3339
-from waitgate.page.constraint_words import describe
+from waitgate.page.constraint_words import bounds_words, describe
 from waitgate.page.schema_fields import NO_DEFAULT, Field
 
 
@@ -84,7 +84,9 @@ def _control(target: Field, shown: str, described: str) -> str:
         # a newline first: a browser drops one that opens a text area, so the text's own is kept
         return f"<textarea {attributes}{extra}>\n{escape(shown)}</textarea>"
     if kind in {"number", "integer"}:
-        return f'<input type="number" {attributes}{_number_limits(target)} value="{escape(shown)}">'
+        words = bounds_words(target.schema, kind)
+        said = f' data-range-message="Enter {escape(words[:1].lower() + words[1:])}."'
+        return f'<input type="number" {attributes}{_number_limits(target)}{said} value="{escape(shown)}">'
     if kind == "date-time":
         extra = ' step="1" data-format="date-time"'
         return f'<input type="datetime-local" {attributes}{extra} value="{escape(shown)}">'
