@@ -1,5 +1,6 @@
 """What a person does with a notification link in the browser, for `make docs-check`: open the
-page (HTML) and press Accept, which posts the resume value the page's script posts.
+page (HTML) and press Accept, which posts the page's form as a browser posts it (urlencoded, to the
+link's own URL) and gets the answer page.
 
     python -m tests.e2e.docs_browser <file holding the block's output>
 The link is the last http(s) URL of /interrupts/ in that output.
@@ -7,11 +8,12 @@ The link is the last http(s) URL of /interrupts/ in that output.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import urllib.request
-from datetime import UTC, datetime
+from urllib.parse import urlencode
+
+from tests.support.html_form import submitted_fields
 
 LINK = re.compile(r"https?://\S+/interrupts/\S+")
 
@@ -22,14 +24,14 @@ def press_accept(link: str) -> dict[str, object]:
         html = response.read().decode("utf-8")
         assert response.status == 200 and "text/html" in response.headers["Content-Type"], response.status
     assert 'value="accept"' in html, "the page has no Accept button"
-    decided_at = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    body = json.dumps({"resumeValue": {"action": "accept", "decidedAt": decided_at}}).encode()
-    submit = urllib.request.Request(
-        link, data=body, method="POST", headers={"Content-Type": "application/json"}
-    )
+    body = urlencode(submitted_fields(html, "accept")).encode("ascii")
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html"}
+    submit = urllib.request.Request(link, data=body, method="POST", headers=headers)
     with urllib.request.urlopen(submit, timeout=30) as response:
-        answer: dict[str, object] = json.loads(response.read())
-    return answer
+        answer = response.read().decode("utf-8")
+        status = int(response.status)
+    assert "Your answer was recorded" in answer, answer
+    return {"status": status}
 
 
 def main(output_file: str) -> int:

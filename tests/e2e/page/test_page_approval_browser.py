@@ -7,7 +7,6 @@ page is checked with axe-core."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
@@ -22,36 +21,9 @@ from tests.e2e.page.person import (
     status_for_a_browser,
     waiting_at,
 )
+from tests.e2e.page.samples import ARTIFACT, TITLE, approval
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
-
-TITLE = 'Ship release <4.2> to "production"?'
-ARTIFACT = {
-    "version": "4.2.0",
-    "changes": 37,
-    "notes": "Two migrations.\nRoll back with 4.1.9.",
-    "items": [{"id": "c-101", "title": "Faster login"}, {"id": "c-102", "title": "New billing API"}],
-}
-
-
-def approval(**data: Any) -> dict[str, Any]:
-    return {
-        "kind": "approval",
-        "key": "release",
-        "timeoutMs": 3 * 3600 * 1000,
-        "data": {
-            "artifactId": "release-4.2",
-            "artifactType": "release",
-            "title": TITLE,
-            "description": "37 changes, 2 migrations.",
-            "artifact": ARTIFACT,
-            "criteria": ["All checks green", "Migrations can be rolled back"],
-            "reasons": ["The migration touches the users table"],
-            "autoScore": 0.62,
-            "actions": ["accept", "reject", "refine", "edit-accept", "ask"],
-            **data,
-        },
-    }
 
 
 def test_a_quorum_vote_then_a_reopen_shows_the_waiting_state_and_the_last_vote_decides(

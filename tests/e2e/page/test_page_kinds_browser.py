@@ -19,31 +19,9 @@ from tests.e2e.page.person import (
     resolve_on_the_run,
     start_run,
 )
+from tests.e2e.page.samples import QUESTIONS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
-
-QUESTIONS = [
-    {"id": "region", "question": "Which region?", "schema": {"enum": ["eu-west-1", "us-east-1"]}},
-    {
-        "id": "size",
-        "question": "Which instance size?",
-        "schema": {"type": "string", "enum": ["nano", "micro", "small", "medium", "large", "xlarge"]},
-    },
-    {
-        "id": "replicas",
-        "question": "How many replicas?",
-        "schema": {"type": "integer", "minimum": 1, "maximum": 10},
-    },
-    {"id": "dry", "question": "A dry run first?", "schema": {"type": "boolean"}},
-    {"id": "start", "question": "From which day?", "schema": {"type": "string", "format": "date"}},
-    {"id": "contact", "question": "Who is on call?", "schema": {"type": "string", "format": "email"}},
-    {
-        "id": "parts",
-        "question": "Which parts?",
-        "schema": {"type": "array", "items": {"enum": ["api", "web", "jobs"]}, "minItems": 1},
-    },
-    {"id": "notes", "question": "Anything else?"},
-]
 
 
 def is_the_answer_page(someone: Person, heading: str) -> None:

@@ -22,7 +22,7 @@ from tests.e2e.page.person import (
     status_for_a_browser,
     wait_until,
 )
-from tests.e2e.page.test_page_approval_browser import TITLE, approval
+from tests.e2e.page.samples import TITLE, approval
 from tests.e2e.test_kinds_e2e import token_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]

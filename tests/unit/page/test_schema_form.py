@@ -13,7 +13,8 @@ from tests.support.html_form import controls_of, submitted_fields
 from waitgate.page.decision_form import Action, Answers, PageForm, render_form
 from waitgate.page.schema_answers import read_value
 from waitgate.page.schema_controls import Filled, render_field
-from waitgate.page.schema_fields import FIELD_BUDGET, Field, plan_schema, schema_of_value
+from waitgate.page.schema_fields import FIELD_BUDGET, Field, plan_schema
+from waitgate.page.value_schema import schema_of_value
 
 
 def plan(schema: Any, **options: Any) -> Field:

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from waitgate.page.approval_view import rejections_needed, required_approvals
 from waitgate.page.decision_form import Action, Answers, PageForm
 from waitgate.page.schema_answers import ABSENT, refused
-from waitgate.page.schema_fields import Field, json_field, plan_schema, schema_of_value
-from waitgate.size_limits import MAX_COMMENT_BYTES
+from waitgate.page.schema_fields import Field, json_field, plan_schema
+from waitgate.page.value_schema import schema_of_value
+from waitgate.size_limits import MAX_COMMENT_BYTES, vote_share
 
 ACTION_LABELS = {
     "accept": "Accept",
@@ -75,32 +77,44 @@ CHANGES = Field(
 def approval_form(data: dict[str, Any]) -> PageForm:
     allowed = [action for action in data.get("actions", []) if action in ACTION_LABELS]
     artifact = data.get("artifact")
-    section, items = _section_field(artifact), _items_field(artifact)
-    edited = _edit_field(artifact)
-    actions = []
-    for value in allowed:
-        if value == "accept":
-            actions.append(Action("accept", "Accept", "primary"))
-        elif value == "reject":
-            actions.append(Action("reject", "Reject", "danger"))
-        elif value == "refine":
-            intro = "The artifact goes back for revision; this decides the request."
-            fields = (SCOPE, section, items, CHANGES)
-            actions.append(Action("refine", "Request changes", "", fields, "Request changes", intro, True))
-        elif value == "edit-accept":
-            intro = "Change the artifact below; it is accepted as you leave it."
-            actions.append(
-                Action("edit-accept", "Accept with edits", "", (edited,), "Accept with edits", intro, True)
-            )
-        else:
-            intro = "A question is not a vote: the request stays open, and you can still decide."
-            actions.append(Action("ask", "Send the question", "", (QUESTION,), "Ask a question", intro, True))
+    section, items, edited = _section_field(artifact), _items_field(artifact), _edit_field(artifact)
+    share = vote_share(required_approvals(data), rejections_needed(data)) // 1024
+    offered = {
+        "accept": Action("accept", "Accept", "primary"),
+        "reject": Action("reject", "Reject", "danger"),
+        "refine": Action(
+            "refine",
+            "Request changes",
+            "",
+            (SCOPE, section, items, CHANGES),
+            "Request changes",
+            "The artifact goes back for revision; this decides the request.",
+            True,
+        ),
+        "edit-accept": Action(
+            "edit-accept",
+            "Accept with edits",
+            "",
+            (edited,),
+            "Accept with edits",
+            f"Change the artifact below; it is accepted as you leave it (at most {share} KB of it).",
+            True,
+        ),
+        "ask": Action(
+            "ask",
+            "Send the question",
+            "",
+            (QUESTION,),
+            "Ask a question",
+            "A question is not a vote: the request stays open, and you can still decide.",
+            True,
+        ),
+    }
 
     def build(action: str, answers: Answers, decided_at: str) -> dict[str, Any]:
         resume: dict[str, Any] = {"action": action, "decidedAt": decided_at}
         if action == "ask":
-            resume["feedback"] = answers.value(QUESTION)
-            return resume
+            return {**resume, "feedback": answers.value(QUESTION)}
         comment = answers.value(COMMENT)
         if comment is not ABSENT and comment:
             resume["feedback"] = comment
@@ -111,7 +125,7 @@ def approval_form(data: dict[str, Any]) -> PageForm:
         return resume
 
     votes = tuple(action for action in allowed if action != "ask")  # the comment goes with a vote
-    return PageForm(tuple(actions), build, (COMMENT,) if votes else (), votes)
+    return PageForm(tuple(offered[action] for action in allowed), build, (COMMENT,) if votes else (), votes)
 
 
 def _refine_feedback(answers: Answers, section: Field, items: Field) -> dict[str, Any]:

@@ -106,7 +106,7 @@ def waiting_notice(
     return (
         '<div class="notice recorded" role="status"><h2>Your vote is recorded</h2>'
         f"<p>You {escape(did)} {when}. {escape(waiting_text(data, votes))} "
-        "Nothing more is needed from you; this page shows the decision once it is made.</p></div>"
+        "Nothing more is needed from you: this link shows the decision once it is made.</p></div>"
     )
 
 

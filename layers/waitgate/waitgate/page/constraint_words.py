@@ -21,7 +21,8 @@ def size_text(size: int) -> str:
 def describe(target: Field) -> str:
     control = target.control
     if control in {"text", "textarea", "email"}:
-        said = _length_words(target.schema, "character")
+        said = "An e-mail address." if control == "email" else ""
+        said = _join(said, _length_words(target.schema, "character"))
         if target.max_bytes:
             said = _join(said, f"At most {size_text(target.max_bytes)}.")
         return said
@@ -63,7 +64,7 @@ def _length_words(schema: Any, unit: str) -> str:
     low, high = schema.get("minLength"), schema.get("maxLength")
     if _is_number(low) and _is_number(high):
         return f"{low} to {high} {unit}s." if low != high else f"Exactly {low} {_plural(low, unit)}."
-    if _is_number(low) and low > 0:
+    if _is_number(low) and low > 1:  # at least one is what any required field asks
         return f"At least {low} {_plural(low, unit)}."
     if _is_number(high):
         return f"At most {high} {_plural(high, unit)}."

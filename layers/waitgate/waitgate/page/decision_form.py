@@ -101,7 +101,8 @@ def render_form(form: PageForm, filled: Filled = EMPTY, only: frozenset[str] | N
         parts.append(f'<div class="actions"{group}>{buttons}</div>')
     for action in (action for action in actions if action.fields):
         inner = "".join(render_field(target, filled) for target in action.fields)
-        intro = f'<p class="intro">{escape(action.intro)}</p>' if action.intro else ""
+        # alone on the page (`only`), the page's own heading names the section
+        intro = f'<p class="intro">{escape(action.intro)}</p>' if action.intro and only is None else ""
         body = f'{intro}{inner}<div class="actions">{button(action)}</div>'
         names = {f.name for target in action.fields for f in target.walk()}
         marker = f'data-action="{escape(action.value)}"'
@@ -111,7 +112,7 @@ def render_form(form: PageForm, filled: Filled = EMPTY, only: frozenset[str] | N
                 f'<details class="action" {marker}{opened}><summary>{escape(action.title)}</summary>'
                 f'<div class="section">{body}</div></details>'
             )
-        elif action.title:
+        elif action.title and only is None:
             parts.append(f'<section class="action" {marker}><h3>{escape(action.title)}</h3>{body}</section>')
         else:
             parts.append(f'<div class="action" {marker}>{body}</div>')

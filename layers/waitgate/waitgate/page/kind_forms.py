@@ -30,13 +30,24 @@ from waitgate.page.schema_fields import (
     escape_key,
     json_field,
     plan_schema,
-    schema_of_value,
 )
+from waitgate.page.value_schema import schema_of_value
 from waitgate.payloads.schema_cache import validator_for
+from waitgate.size_limits import MAX_RESUME_VALUE_BYTES
 
 SUBMIT = "submit"  # the value of the one button of a form that only answers
 ROOT, ROOT_PATH = "resumeValue", "resumeValue"
 AGENT_FIELDS = ("agentId", "confidence")  # what describes the agent's call, not the decision
+DECISION_PATH = "resumeValue.decision"
+CONFIRM = Action("confirm", "Confirm the agent's decision", "primary")
+REVIEW_COMMENT = Field(
+    name="comment",
+    path="resumeValue.comment",
+    label="Comment",
+    control="textarea",
+    hint="Why you decided so.",
+    trim=True,
+)
 
 
 def kind_form(payload: dict[str, Any]) -> PageForm:
@@ -61,7 +72,7 @@ def kind_form(payload: dict[str, Any]) -> PageForm:
     if kind == "conversation.close":
         return _close_form()
     label = "The event, as its source would report it" if kind == "external-event" else "Your answer"
-    return _answer_form(json_field(ROOT, ROOT_PATH, label), "Send")
+    return _answer_form(json_field(ROOT, ROOT_PATH, label, max_bytes=MAX_RESUME_VALUE_BYTES), "Send")
 
 
 def _root(schema: dict[str, Any], label: str, default: Any = NO_DEFAULT) -> Field:
@@ -140,49 +151,43 @@ def agent_proposal(data: dict[str, Any]) -> Any:
 
 
 def low_confidence_form(data: dict[str, Any], schema: Any) -> PageForm:
-    decision = data.get("decision")
     if isinstance(schema, dict):
-        own = _root(schema, "Your decision", decision if isinstance(decision, dict) else NO_DEFAULT)
-        actions = [Action("otherwise", "Send my decision", "", (own,), "Decide otherwise", "", False)]
-        if decision is not None and validator_for(schema).is_valid(decision):
-            actions.insert(0, Action("confirm", "Confirm the agent's decision", "primary"))
-
-        def build_schema(action: str, answers: Answers, _: str) -> Any:
-            return decision if action == "confirm" else answers.value(own)
-
-        return PageForm(tuple(actions), build_schema)
+        return _low_confidence_in_schema(data.get("decision"), schema)
     proposal = agent_proposal(data)
-    comment = Field(
-        name="comment",
-        path="resumeValue.comment",
-        label="Comment",
-        control="textarea",
-        hint="Why you decided so.",
-        trim=True,
-    )
-    label = "Your decision"
     if isinstance(proposal, dict) and proposal:
         changed = plan_schema(
             schema_of_value(proposal),
             name="decision",
-            path="resumeValue.decision",
-            label=label,
+            path=DECISION_PATH,
+            label="Your decision",
             default=proposal,
         )
     else:
-        changed = json_field("decision", "resumeValue.decision", label)
+        changed = json_field("decision", DECISION_PATH, "Your decision")
 
     def build(action: str, answers: Answers, _: str) -> dict[str, Any]:
         resume: dict[str, Any] = {"confirmed": action == "confirm"}
-        resume["decision"] = proposal if action == "confirm" else answers.value(changed)
-        if resume["decision"] is None:
-            del resume["decision"]
-        text = answers.value(comment)
+        decision = proposal if action == "confirm" else answers.value(changed)
+        if decision is not None:
+            resume["decision"] = decision
+        text = answers.value(REVIEW_COMMENT)
         if text is not ABSENT and text:
             resume["comment"] = text
         return resume
 
-    confirm = Action("confirm", "Confirm the agent's decision", "primary")
     intro = "Change what the agent decided; the run goes on with your decision."
     otherwise = Action("otherwise", "Send my decision", "", (changed,), "Decide otherwise", intro, False)
-    return PageForm((confirm, otherwise), build, (comment,))
+    return PageForm((CONFIRM, otherwise), build, (REVIEW_COMMENT,))
+
+
+def _low_confidence_in_schema(decision: Any, schema: dict[str, Any]) -> PageForm:
+    """With a resumeSchema: the agent's decision as it is, or a value of the schema."""
+    own = _root(schema, "Your decision", decision if isinstance(decision, dict) else NO_DEFAULT)
+    actions = [Action("otherwise", "Send my decision", "", (own,), "Decide otherwise", "", False)]
+    if decision is not None and validator_for(schema).is_valid(decision):
+        actions.insert(0, CONFIRM)
+
+    def build(action: str, answers: Answers, _: str) -> Any:
+        return decision if action == "confirm" else answers.value(own)
+
+    return PageForm(tuple(actions), build)

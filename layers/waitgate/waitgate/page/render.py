@@ -97,6 +97,9 @@ def interrupt_page(context: PageContext) -> RenderedPage:
         parts.append(f'<p class="notice recorded" role="status">{escape(context.notice)}</p>')
     if kind == "approval" and isinstance(data.get("description"), str) and data["description"]:
         parts.append(f'<p class="description">{escape(data["description"])}</p>')
+    mine = approval_view.own_vote(context.votes, context.principal) if kind == "approval" else None
+    if mine is not None and context.may_resolve:  # first thing said on a reopened link: it waits
+        parts.append(approval_view.waiting_notice(data, context.votes, mine, context.now))
     parts.append(_meta(context))
     if kind == "approval":
         parts += [
@@ -117,14 +120,12 @@ def _decision(context: PageContext, kind: str, data: dict[str, Any]) -> str:
     if not context.may_resolve:
         return '<p class="notice">This link lets you see this request, not answer it.</p>'
     page_form = page_form_of(context.payload)
-    mine = approval_view.own_vote(context.votes, context.principal) if kind == "approval" else None
-    if mine is not None:
-        waiting = approval_view.waiting_notice(data, context.votes, mine, context.now)
+    voted = kind == "approval" and approval_view.own_vote(context.votes, context.principal) is not None
+    if voted:
         if page_form.action("ask") is None:
-            return waiting
-        return waiting + _form(
-            kind, page_form, context.refusal, frozenset({"ask"}), "You can still ask a question"
-        )
+            return ""  # the page said at its top that the vote is recorded
+        only_ask = frozenset({"ask"})
+        return _form(kind, page_form, context.refusal, only_ask, "You can still ask a question")
     heading = "Your decision" if kind in {"approval", "low-confidence"} else "Your answer"
     return _form(kind, page_form, context.refusal, None, heading)
 
