@@ -14,7 +14,7 @@ from waitgate.errors import (
     InterruptTokenInvalidError,
     NotFoundError,
 )
-from waitgate.service.inspect_interrupt import inspect_by_token
+from waitgate.service.inspect_interrupt import ended_by_token, inspect_by_token
 from waitgate.service.mint_token import MintRequest, mint_interrupt_token
 from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
 from waitgate.tokens import TokenClaims, mint
@@ -64,6 +64,25 @@ def test_a_resolved_interrupt_or_a_later_one_at_the_node_is_409(world: World) ->
     world.request({**CUSTOM, "key": "again"}, token="task-2")
     with pytest.raises(InterruptAlreadyResolvedError):
         inspect_by_token(token, world.tokens())
+
+
+def test_what_came_of_it_is_read_for_the_token_of_that_interrupt_only(world: World) -> None:
+    # Given a link to a pending interrupt: nothing has come of it yet
+    world.request(CUSTOM)
+    token = link(world)
+    assert ended_by_token(token, world.tokens()) is None
+    # When it is resolved, Then its link reads the resolution, and writes nothing
+    world.resolve({"label": "ok"})
+    commits = world.store.commits
+    ended = ended_by_token(token, world.tokens())
+    assert ended is not None and (ended.record.status, ended.record.resume_value) == ("resolved", {"label": "ok"})
+    assert world.store.commits == commits
+    # When a later interrupt waits at the node, Then the old link reads nothing of it
+    world.request({**CUSTOM, "key": "again"}, token="task-2")
+    assert ended_by_token(token, world.tokens()) is None
+    # And a broken token is refused as by inspect
+    with pytest.raises(InterruptTokenInvalidError):
+        ended_by_token(token[:-10] + ("A" if token[-10] != "A" else "B") + token[-9:], world.tokens())
 
 
 def test_an_ended_run_is_409(world: World) -> None:
