@@ -194,7 +194,7 @@ def inbox_link(stack: LocalStackHandle, run_id: str, recipient: str) -> str:
         listed = run_local(
             ["dev-inbox", "--json", "--run-id", run_id, "--recipient", recipient], stack.environment
         )
-        assert listed.returncode == 0, listed.stderr
+        assert listed.returncode == 0 or "no notification" in listed.stderr, listed.stderr
         notices = [json.loads(line) for line in listed.stdout.splitlines() if line.strip()]
         return str(notices[0]["link"]) if notices else None
 

@@ -92,6 +92,15 @@ def test_your_own_vote_says_it_waits_first_and_offers_only_a_question() -> None:
     assert 'value="accept"' in interrupt_page(approval_context(votes=(mine,), principal="bob")).html
 
 
+def test_what_an_escalation_policy_decides_at_the_deadline_is_said_beside_it() -> None:
+    default = {"action": "reject", "feedback": "No decision in time."}
+    html = interrupt_page(approval_context(on_deadline=default)).html
+    assert "<dt>If nobody decides in time</dt><dd>Reject — <q>No decision in time.</q></dd>" in html
+    value = {"action": "reject", "decidedAt": "2026-12-01T14:00:00Z", "decidedBy": "waitgate:deadline"}
+    summary = decision_summary(Resolution("approval", {}, value), NOW)
+    assert "<dd>nobody in time: the deadline&#x27;s default decision</dd>" in summary
+
+
 def test_a_link_without_a_named_person_says_so() -> None:
     html = interrupt_page(approval_context(principal="token:abc")).html
     assert "<strong>whoever holds this link</strong>" in html

@@ -75,7 +75,8 @@ def test_what_came_of_it_is_read_for_the_token_of_that_interrupt_only(world: Wor
     world.resolve({"label": "ok"})
     commits = world.store.commits
     ended = ended_by_token(token, world.tokens())
-    assert ended is not None and (ended.record.status, ended.record.resume_value) == ("resolved", {"label": "ok"})
+    assert ended is not None
+    assert (ended.record.status, ended.record.resume_value) == ("resolved", {"label": "ok"})
     assert world.store.commits == commits
     # When a later interrupt waits at the node, Then the old link reads nothing of it
     world.request({**CUSTOM, "key": "again"}, token="task-2")

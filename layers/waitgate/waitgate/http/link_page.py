@@ -6,6 +6,7 @@ resolver, which renders its error page."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from waitgate.errors import InterruptAlreadyResolvedError
 from waitgate.page import PageContext, Refusal, RenderedPage, Resolution, interrupt_page, resolved_page
@@ -41,7 +42,14 @@ def page_context(
         asks=record.asks,
         refusal=refusal,
         notice=notice,
+        on_deadline=_resolved_with(record.escalation),
     )
+
+
+def _resolved_with(policy: dict[str, Any] | None) -> Any:
+    """What an escalation policy resolves the interrupt with at its deadline, if it does."""
+    on_deadline = (policy or {}).get("onDeadline")
+    return on_deadline.get("resolveWith") if isinstance(on_deadline, dict) else None
 
 
 def resolution_of(view: InterruptView) -> Resolution:

@@ -115,12 +115,16 @@ def _approval_summary(value: dict[str, Any], resolution: Resolution, now: dateti
 def _who_and_when(by: Any, when: Any, now: datetime | None) -> list[tuple[str, str]]:
     rows = []
     if isinstance(by, str) and by:
-        rows.append(
-            ("Decided by", escape(by if not by.startswith("token:") else "a link without a named person"))
-        )
+        rows.append(("Decided by", escape(_decider(by))))
     if isinstance(when, str) and when:
         rows.append(("When", moment_html(when, now)))
     return rows
+
+
+def _decider(principal: str) -> str:
+    if principal == "waitgate:deadline":  # an escalation policy's decision (docs/escalation.md)
+        return "nobody in time: the deadline's default decision"
+    return "a link without a named person" if principal.startswith("token:") else principal
 
 
 def _listed(heading: str, rows: list[tuple[str, str]]) -> str:

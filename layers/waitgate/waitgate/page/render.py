@@ -19,6 +19,7 @@ from string import Template
 from typing import Any
 
 from waitgate.page import approval_view
+from waitgate.page.approval_form import ACTION_LABELS
 from waitgate.page.decision_form import PageForm, place_errors, render_form
 from waitgate.page.form_resume import page_form_of
 from waitgate.page.kind_view import kind_details
@@ -70,6 +71,7 @@ class PageContext:
     asks: tuple[dict[str, Any], ...] = ()
     refusal: Refusal | None = None
     notice: str = ""  # what the page says first: "Your question was sent."
+    on_deadline: Any = None  # the escalation policy's resolveWith: what the deadline decides, if anything
 
 
 @dataclass(frozen=True)
@@ -182,10 +184,23 @@ def _meta(context: PageContext) -> str:
     deadline, expires = parse_moment(context.deadline or ""), parse_moment(context.expires_at)
     if deadline is not None:
         rows.append(("Decide by", moment_html(context.deadline or "", context.now)))
+        if context.on_deadline is not None:
+            rows.append(("If nobody decides in time", _default_decision(context.on_deadline)))
     if expires is not None and (deadline is None or expires < deadline):
         rows.append(("This link works until", moment_html(context.expires_at, context.now)))
     listed = "".join(f"<div><dt>{name}</dt><dd>{value}</dd></div>" for name, value in rows)
     return f'<dl class="meta">{listed}</dl>'
+
+
+def _default_decision(value: Any) -> str:
+    """An escalation policy's decision at the deadline, in words (docs/escalation.md)."""
+    if isinstance(value, dict) and isinstance(value.get("action"), str):
+        action = str(value["action"])
+        said = escape(ACTION_LABELS.get(action, action))
+        if isinstance(value.get("feedback"), str) and value["feedback"]:
+            said += f" — <q>{escape(value['feedback'])}</q>"
+        return said
+    return "the run goes on with the default answer its workflow set"
 
 
 ERRORS = {
