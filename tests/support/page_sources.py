@@ -1,6 +1,6 @@
 """What the pictures of docs/human-page.md are made from: the page's own sources (renderers,
 template, style, script), the script that takes them and the interrupts they show, as one digest
-written beside the pictures (`docs/pictures/pictures.json`) when they are made."""
+written beside the pictures (`docs/pictures/page/pictures.json`) when they are made."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PAGE_SOURCES = REPO_ROOT / "layers" / "waitgate" / "waitgate" / "page"
 PICTURE_MAKERS = [REPO_ROOT / "tests" / "e2e" / "page" / name for name in ("docs_pictures.py", "samples.py")]
-PICTURES = REPO_ROOT / "docs" / "pictures"
+PICTURES = REPO_ROOT / "docs" / "pictures" / "page"
 MANIFEST = "pictures.json"
 
 

@@ -1,8 +1,8 @@
-"""The pictures of docs/human-page.md, made from the real pages: a local stack of its own, a run of
-each kind, its link opened in Debian's chromium (scripts on, UTC, 800 px wide, light; one at 320 px,
-dark), each page saved whole as a PNG. `make docs-pictures` runs it:
+"""The pictures of docs/human-page.md (in docs/pictures/page/), made from the real pages: a local
+stack of its own, a run of each kind, its link opened in Debian's chromium (scripts on, UTC, 800 px
+wide, light; one at 320 px, dark), each page saved whole as a PNG. `make docs-pictures` runs it:
 
-    python -m tests.e2e.page.docs_pictures docs/pictures
+    python -m tests.e2e.page.docs_pictures docs/pictures/page
 
 It also writes `pictures.json`: the pictures made and a digest of the page's sources they were made
 from, so a test can tell when the page changed and the pictures were not made again.
@@ -133,7 +133,7 @@ def make_pictures(folder: Path) -> list[str]:
 
 
 def main(arguments: list[str]) -> int:
-    folder = Path(arguments[0]) if arguments else REPO_ROOT / "docs" / "pictures"
+    folder = Path(arguments[0]) if arguments else REPO_ROOT / "docs" / "pictures" / "page"
     for name in make_pictures(folder):
         print(f"made {folder / name}")
     return 0

@@ -13,7 +13,7 @@ DOCUMENT = REPO_ROOT / "docs" / "human-page.md"
 
 def test_every_picture_the_document_shows_was_made_and_every_one_made_is_shown() -> None:
     manifest = json.loads((PICTURES / MANIFEST).read_text(encoding="utf-8"))
-    shown = set(re.findall(r"!\[[^\]]+\]\(pictures/([^)]+)\)", DOCUMENT.read_text(encoding="utf-8")))
+    shown = set(re.findall(r"!\[[^\]]+\]\(pictures/page/([^)]+)\)", DOCUMENT.read_text(encoding="utf-8")))
     assert shown == set(manifest["pictures"])
     assert {path.name for path in PICTURES.glob("*.png")} == shown
 
