@@ -10,6 +10,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.resolver import new_http_app
 from waitgate.http.responses import json_response
+from waitgate.observability import observed
 from waitgate.service.capabilities import describe_capabilities
 from waitgate.settings import settings
 
@@ -25,5 +26,6 @@ def capabilities() -> Response[str]:
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

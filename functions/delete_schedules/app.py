@@ -18,6 +18,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.adapters.dynamodb_stream import ended_interrupt
 from waitgate.composition import deadline_scheduler
+from waitgate.observability import observed
 
 logger = Logger()
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
@@ -33,6 +34,7 @@ def record_handler(record: DynamoDBRecord) -> None:
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context

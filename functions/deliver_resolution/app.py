@@ -19,6 +19,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.adapters.dynamodb_stream import undelivered_ending
 from waitgate.composition import delivery_dependencies
+from waitgate.observability import observed
 from waitgate.service.deliver_resolution import deliver_undelivered
 
 logger = Logger()
@@ -34,6 +35,7 @@ def record_handler(record: DynamoDBRecord) -> None:
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context

@@ -17,6 +17,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import slack_web_api
 from waitgate.delivery_queue import deliver_record, new_processor
+from waitgate.observability import observed
 
 logger = Logger()
 processor = new_processor()
@@ -27,6 +28,7 @@ def record_handler(record: SQSRecord) -> None:
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context

@@ -13,6 +13,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import escalation_dependencies
+from waitgate.observability import observed
 from waitgate.records import RunRef, check_node_id
 from waitgate.service.escalate_interrupt import StepRequest, escalate_interrupt
 
@@ -20,6 +21,7 @@ logger = Logger()
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     request = StepRequest(
         run=RunRef.parse(str(event["tenantId"]), str(event["runId"])),

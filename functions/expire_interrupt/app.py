@@ -12,6 +12,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import delivery_dependencies
+from waitgate.observability import observed
 from waitgate.records import RunRef, check_node_id
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 
@@ -19,6 +20,7 @@ logger = Logger()
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     request = ExpiryRequest(
         run=RunRef.parse(str(event["tenantId"]), str(event["runId"])),

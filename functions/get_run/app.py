@@ -13,6 +13,7 @@ from waitgate.composition import store
 from waitgate.http.auth import bearer_caller
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import json_response
+from waitgate.observability import observed
 from waitgate.records import RunRef
 from waitgate.service.read_runs import get_run
 
@@ -28,5 +29,6 @@ def run_snapshot(runId: str) -> Response[str]:
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

@@ -20,6 +20,7 @@ from waitgate.http.link_page import link_page
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, json_response, page_response
+from waitgate.observability import observed
 from waitgate.service.inspect_interrupt import InterruptView, inspect_by_token
 
 logger = Logger()
@@ -50,5 +51,6 @@ def headers_of(view: InterruptView) -> dict[str, str]:
 
 
 @logger.inject_lambda_context(clear_state=True, log_event=False)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

@@ -16,6 +16,7 @@ from waitgate.composition import store
 from waitgate.http.auth import bearer_caller
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import json_response
+from waitgate.observability import observed
 from waitgate.records import RunRef
 from waitgate.service.read_runs import EventsQuery, list_events
 
@@ -36,5 +37,6 @@ def run_events(runId: str) -> Response[str]:
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

@@ -18,6 +18,7 @@ from waitgate.http.body import json_body
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_response
+from waitgate.observability import observed
 from waitgate.records import RunRef, check_node_id
 from waitgate.service.mint_token import mint_answer, parse_mint_request
 
@@ -44,5 +45,6 @@ def mint(runId: str, nodeId: str) -> Response[str]:
 
 
 @logger.inject_lambda_context(clear_state=True, log_event=False)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

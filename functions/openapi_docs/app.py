@@ -18,6 +18,7 @@ from waitgate.http.openapi import openapi_json
 from waitgate.http.openapi.browsable import CONTENT_SECURITY_POLICY, PAGE, asset_of
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import HTML_CONTENT_TYPE, JSON_CONTENT_TYPE
+from waitgate.observability import observed
 
 logger = Logger()
 app = new_http_app()
@@ -55,5 +56,6 @@ def docs_asset(asset: str) -> Response[str]:
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

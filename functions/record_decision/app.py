@@ -13,12 +13,14 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import decision_dependencies
+from waitgate.observability import observed
 from waitgate.service.record_decision import record_decision
 
 logger = Logger()
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     answer = record_decision(event, decision_dependencies())
     logger.info("agent decision recorded", extra={"escalate": answer["escalate"]})

@@ -15,6 +15,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.adapters.dynamodb_stream import decided_interrupt
 from waitgate.composition import refresh_dependencies
+from waitgate.observability import observed
 from waitgate.service.refresh_slack_messages import refresh_slack_messages
 
 logger = Logger()
@@ -31,6 +32,7 @@ def record_handler(record: DynamoDBRecord) -> None:
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context

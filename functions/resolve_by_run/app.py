@@ -14,6 +14,7 @@ from waitgate.http.body import json_body, require_object_body
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import answer_response
+from waitgate.observability import observed
 from waitgate.records import RunRef, check_node_id
 from waitgate.service.resolve_interrupt import ResolveCommand, resolve_answer
 
@@ -37,5 +38,6 @@ def resolve_by_run(runId: str, nodeId: str) -> Response[str]:
 
 
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

@@ -26,6 +26,7 @@ from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_page_response, answer_response
 from waitgate.identity import Caller
+from waitgate.observability import observed
 from waitgate.records import IdempotencyRef
 from waitgate.service.token_access import KeyFor, resolve_by_token
 
@@ -65,5 +66,6 @@ def answer_to(event: dict[str, Any], link: str) -> Answer:
 
 
 @logger.inject_lambda_context(clear_state=True, log_event=False)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

@@ -13,6 +13,7 @@ from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import lifecycle_dependencies
+from waitgate.observability import observed
 from waitgate.service.run_lifecycle import ExecutionEnded, end_runs
 
 logger = Logger()
@@ -20,6 +21,7 @@ logger = Logger()
 
 @event_source(data_class=EventBridgeEvent)
 @logger.inject_lambda_context(clear_state=True)
+@observed
 def lambda_handler(event: EventBridgeEvent, context: LambdaContext) -> dict[str, Any]:
     detail = event.detail
     ended = ExecutionEnded(

@@ -16,6 +16,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.composition import slack_dependencies
 from waitgate.http.resolver import new_http_app
+from waitgate.observability import observed
 from waitgate.service.slack_interaction import SlackRequest, answer_interaction
 
 logger = Logger()
@@ -32,5 +33,6 @@ def interaction() -> Response[str]:
 
 
 @logger.inject_lambda_context(clear_state=True, log_event=False)
+@observed
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

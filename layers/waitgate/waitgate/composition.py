@@ -6,6 +6,7 @@ cold start pays only for what that function uses (docs/performance.md).
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ from waitgate.clock import SystemClock
 from waitgate.settings import settings
 
 if TYPE_CHECKING:
+    from waitgate.adapters.powertools_telemetry import PowertoolsTelemetry
     from waitgate.adapters.slack_web_api import SlackWebApi
     from waitgate.ports import (
         Channel,
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
         InterruptStore,
         Notifier,
         SlackWorkspaces,
+        Telemetry,
         Workflow,
     )
     from waitgate.service.deliver_notice import ChannelDependencies
@@ -56,6 +59,27 @@ def aws_client(service: str) -> Any:
 
 
 @lru_cache(maxsize=1)
+def powertools_telemetry() -> PowertoolsTelemetry:
+    """EMF metrics in the `waitgate` namespace (POWERTOOLS_METRICS_NAMESPACE), dimension `service`
+    (POWERTOOLS_SERVICE_NAME); read from the environment alone, so a function without a table (the
+    OpenAPI document's) can log with it too."""
+    from waitgate.adapters.powertools_telemetry import PowertoolsTelemetry
+    from waitgate.telemetry import NAMESPACE
+
+    namespace = os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE
+    return PowertoolsTelemetry(namespace, os.environ.get("POWERTOOLS_SERVICE_NAME") or "waitgate")
+
+
+def telemetry() -> Telemetry:
+    return powertools_telemetry()
+
+
+def log_keys(keys: dict[str, str]) -> None:
+    """Keys on every later log line of this invocation (waitgate.observability)."""
+    powertools_telemetry().append_log_keys(keys)
+
+
+@lru_cache(maxsize=1)
 def store() -> InterruptStore:
     from waitgate.adapters.dynamodb_store import DynamoDbStore
 
@@ -82,6 +106,7 @@ def request_dependencies() -> RequestDependencies:
         notifications=notification_dependencies(),
         deadlines=deadline_scheduler(),
         escalation_defaults=settings().escalation_defaults,
+        telemetry=telemetry(),
     )
 
 
@@ -106,14 +131,16 @@ def deadline_scheduler() -> DeadlineScheduler | None:
 def delivery_dependencies() -> DeliveryDependencies:
     from waitgate.service.deliver_resolution import DeliveryDependencies
 
-    return DeliveryDependencies(store=store(), workflow=workflow(), clock=SystemClock())
+    return DeliveryDependencies(
+        store=store(), workflow=workflow(), clock=SystemClock(), telemetry=telemetry()
+    )
 
 
 def escalation_dependencies() -> EscalationDependencies:
     from waitgate.service.escalate_interrupt import EscalationDependencies
 
     return EscalationDependencies(
-        store=store(), clock=SystemClock(), notifications=notification_dependencies()
+        store=store(), clock=SystemClock(), notifications=notification_dependencies(), telemetry=telemetry()
     )
 
 
@@ -122,7 +149,7 @@ def lifecycle_dependencies() -> LifecycleDependencies:
     from waitgate.service.run_lifecycle import LifecycleDependencies
 
     index = DynamoDbRunIndex(aws_client("dynamodb"), settings().table_name)
-    return LifecycleDependencies(store=store(), index=index, clock=SystemClock())
+    return LifecycleDependencies(store=store(), index=index, clock=SystemClock(), telemetry=telemetry())
 
 
 @lru_cache(maxsize=1)
@@ -148,7 +175,7 @@ def link_settings() -> LinkSettings:
 def token_dependencies() -> TokenDependencies:
     from waitgate.service.token_access import TokenDependencies
 
-    return TokenDependencies(store=store(), keyring=keyring(), clock=SystemClock())
+    return TokenDependencies(store=store(), keyring=keyring(), clock=SystemClock(), telemetry=telemetry())
 
 
 def mint_dependencies() -> MintDependencies:
@@ -172,6 +199,7 @@ def notification_dependencies() -> NotificationDependencies | None:
         links=link_settings(),
         contacts=contacts(),
         store=store(),
+        telemetry=telemetry(),
     )
 
 
@@ -220,6 +248,7 @@ def resolve_dependencies() -> ResolveDependencies:
         directory=directory(),
         approval=approval_config(),
         notifier=notifier(),
+        telemetry=telemetry(),
     )
 
 
@@ -255,6 +284,7 @@ def channel_dependencies() -> ChannelDependencies:
         sent=DynamoDbSentMessages(aws_client("dynamodb"), settings().table_name),
         clock=SystemClock(),
         attempts=settings().notification_attempts,
+        telemetry=telemetry(),
     )
 
 

@@ -24,6 +24,7 @@ from waitgate.records import (
     RunView,
     StoredAnswer,
 )
+from waitgate.telemetry import Correlation, Fact
 
 
 class Clock(Protocol):
@@ -212,4 +213,16 @@ class ReplayGuard(Protocol):
 class SlackSignatures(Protocol):
     def is_valid(self, signing_secret: str, body: str, timestamp: str | None, signature: str | None) -> bool:
         """Slack's v0 signature of `body` at `timestamp` holds, within 5 minutes of now."""
+        ...
+
+
+class Telemetry(Protocol):
+    """What operators see of the use cases: metrics (facts) and the ids that join logs and traces."""
+
+    def record(self, fact: Fact) -> None:
+        """Count the fact (an EMF line); never fails the use case."""
+        ...
+
+    def correlate(self, correlation: Correlation) -> None:
+        """Every later log line of this request, and its trace, carries these ids."""
         ...

@@ -12,6 +12,7 @@ from waitgate.errors import InterruptAlreadyResolvedError
 from waitgate.page import PageContext, Refusal, RenderedPage, Resolution, interrupt_page, resolved_page
 from waitgate.service.inspect_interrupt import InterruptView, ended_by_token, inspect_by_token
 from waitgate.service.token_access import TokenDependencies
+from waitgate.telemetry import TokenRefused
 
 
 def link_page(token: str, deps: TokenDependencies) -> tuple[int, RenderedPage]:
@@ -21,6 +22,7 @@ def link_page(token: str, deps: TokenDependencies) -> tuple[int, RenderedPage]:
         ended = ended_by_token(token, deps)
         if ended is None or ended.record.status != "resolved":
             raise
+        deps.telemetry.record(TokenRefused(409))
         return 409, resolved_page(resolution_of(ended), ended.record.run.run_id, deps.clock.now())
     return 200, interrupt_page(page_context(view, deps.clock.now()))
 

@@ -15,6 +15,7 @@ from waitgate.http.responses import (
     retry_headers,
 )
 from waitgate.problem_details import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
+from waitgate.telemetry import REFUSED_STATUSES, TokenRefused
 
 logger = Logger(child=True)
 
@@ -50,6 +51,13 @@ def path_parameter(app: APIGatewayHttpResolver, name: str) -> str:
     return value
 
 
+def count_refusal(status: int) -> None:
+    """A signed link refused, counted by its status alone (TokenRefusals; docs/operations.md)."""
+    from waitgate.composition import telemetry
+
+    telemetry().record(TokenRefused(status))
+
+
 def new_token_app() -> APIGatewayHttpResolver:
     """The resolver of a signed-token surface: the token is in the path, so every answer (refusals,
     an unknown route and a bug's 500 too) is `no-store` and `no-referrer`, and a client that prefers
@@ -67,6 +75,8 @@ def new_token_app() -> APIGatewayHttpResolver:
 
     @app.exception_handler(WaitgateError)  # type: ignore[untyped-decorator]
     def token_refused(error: WaitgateError) -> Response[str]:
+        if error.status in REFUSED_STATUSES:
+            count_refusal(error.status)
         if error.status >= 500:
             logger.error("request failed", extra={"code": error.code, "detail": error.detail})
         return token_problem(*problem_for(error), retry_headers(error))

@@ -12,14 +12,15 @@ any of this, nor fails by it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from waitgate.channels.message_facts import facts_of
 from waitgate.errors import DeliveryFailedError
 from waitgate.notices import InterruptNotice
-from waitgate.ports import Channel, Clock, Contacts, InterruptStore, SentMessages
+from waitgate.ports import Channel, Clock, Contacts, InterruptStore, SentMessages, Telemetry
 from waitgate.service import notification_events
+from waitgate.telemetry import Correlation, NoTelemetry, Notified
 
 Outcome = Literal["sent", "already-sent", "skipped"]
 
@@ -31,11 +32,20 @@ class ChannelDependencies:
     sent: SentMessages
     clock: Clock
     attempts: int  # the queue's maxReceiveCount: the last attempt parks what fails
+    telemetry: Telemetry = field(default_factory=NoTelemetry)
 
 
 def deliver_notice(
     notice: InterruptNotice, channel: Channel, attempt: int, deps: ChannelDependencies
 ) -> Outcome:
+    run = notice.run
+    deps.telemetry.correlate(Correlation.at(run, notice.node_id, notice.interrupt_id, notice.kind))
+    outcome = _deliver(notice, channel, attempt, deps)
+    deps.telemetry.record(Notified(channel.name, outcome, run.tenant_id))
+    return outcome
+
+
+def _deliver(notice: InterruptNotice, channel: Channel, attempt: int, deps: ChannelDependencies) -> Outcome:
     record = deps.store.load(notice.run, notice.node_id).interrupt
     if record is None or record.interrupt_id != notice.interrupt_id or record.status != "pending":
         return _skip(notice, channel, "the interrupt was answered or ended before the notice went out", deps)
@@ -56,6 +66,7 @@ def deliver_notice(
         why = str(error.extensions.get("aws_code") or error.extensions.get("slack_error") or error.code)
         event = notification_events.failed(notice, channel.name, attempt, why, attempt >= deps.attempts)
         notification_events.record(deps.store, deps.clock, notice.run, [event])
+        deps.telemetry.record(Notified(channel.name, "failed", notice.run.tenant_id))
         raise
     deps.sent.record(
         notice.run, notice.node_id, notice.interrupt_id, replace(message, notice_id=notice.notice_id)

@@ -17,16 +17,17 @@ resolve that worked is never recorded, nor logged, as a delivery to a task that 
 from __future__ import annotations
 
 from contextlib import suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from waitgate.clock import rfc3339
-from waitgate.errors import ConcurrentUpdateError, TaskGoneError
-from waitgate.ports import Clock, InterruptStore, Workflow
+from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, TaskGoneError
+from waitgate.ports import Clock, InterruptStore, Telemetry, Workflow
 from waitgate.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunChange, RunRef, RunView
 from waitgate.service.rules import event_log
 from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.optimistic import retry_on_conflict
+from waitgate.telemetry import Correlation, Delivered, NoTelemetry
 
 TIMED_OUT = "InterruptTimedOut"
 DELIVERED = "delivered"
@@ -41,6 +42,7 @@ class DeliveryDependencies:
     store: InterruptStore
     workflow: Workflow
     clock: Clock
+    telemetry: Telemetry = field(default_factory=NoTelemetry)
 
 
 def deliver(
@@ -48,6 +50,7 @@ def deliver(
 ) -> DeliveryResult:
     """Send the committed ending and record the outcome; DeliveryFailedError propagates (retry later).
     `committed`: the change that just ended the interrupt, so the mark needs no read first."""
+    tenant = record.run.tenant_id
     try:
         send_ending(record, deps.workflow)
     except TaskGoneError as gone:
@@ -55,7 +58,12 @@ def deliver(
             return meanwhile
         reason = str(gone.extensions.get("aws_code", ""))
         record_delivery(record, deps, TASK_GONE, via, reason, committed)
+        deps.telemetry.record(Delivered("gone", tenant))
         return "task-gone"
+    except DeliveryFailedError:
+        deps.telemetry.record(Delivered("failed", tenant))  # left to the outbox
+        raise
+    deps.telemetry.record(Delivered("outbox" if via == "outbox" else "inline", tenant))
     if via == "inline":
         # The common case stays cheap: one conditional update, no event (docs/durability.md).
         deps.store.mark_delivered(record, rfc3339(deps.clock.now()))
@@ -68,6 +76,7 @@ def deliver_undelivered(
     run: RunRef, node_id: str, interrupt_id: str, deps: DeliveryDependencies
 ) -> DeliveryResult:
     """The outbox: re-read the item (consistently) and deliver it unless that was done already."""
+    deps.telemetry.correlate(Correlation.at(run, node_id, interrupt_id))
     record = deps.store.load(run, node_id).interrupt
     if record is None or record.interrupt_id != interrupt_id:
         return "superseded"

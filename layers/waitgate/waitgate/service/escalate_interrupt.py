@@ -10,17 +10,18 @@ already, changes nothing (docs/escalation.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from waitgate.clock import rfc3339
 from waitgate.escalation import Step
-from waitgate.ports import Clock, InterruptStore
+from waitgate.ports import Clock, InterruptStore, Telemetry
 from waitgate.records import InterruptRecord, RunRef
 from waitgate.service.expire_interrupt import NotDueError
 from waitgate.service.notify import NotificationDependencies, remind
 from waitgate.service.rules.escalation_steps import policy_of, step_change, step_state
 from waitgate.service.rules.optimistic import retry_on_conflict
+from waitgate.telemetry import Correlation, Escalated, NoTelemetry
 
 StepResult = Literal["escalated", "already-fired", "ended", "unknown"]
 _NOTHING_TO_DO: dict[str, StepResult] = {"fired": "already-fired", "ended": "ended", "unknown": "unknown"}
@@ -39,9 +40,13 @@ class EscalationDependencies:
     store: InterruptStore
     clock: Clock
     notifications: NotificationDependencies | None = None  # None: the step is recorded, nobody is told
+    telemetry: Telemetry = field(default_factory=NoTelemetry)
 
 
 def escalate_interrupt(request: StepRequest, deps: EscalationDependencies) -> StepResult:
+    run = request.run
+    deps.telemetry.correlate(Correlation.at(run, request.node_id, request.interrupt_id))
+
     def attempt() -> tuple[StepResult, InterruptRecord | None, Step | None]:
         view = deps.store.load(request.run, request.node_id)
         record = view.interrupt
@@ -59,5 +64,8 @@ def escalate_interrupt(request: StepRequest, deps: EscalationDependencies) -> St
 
     result, fired, step = retry_on_conflict(attempt, "interrupt")
     if fired is not None and step is not None:
+        deps.telemetry.record(
+            Escalated(fired.kind, "reminded" if step.remind else "approvers-added", run.tenant_id)
+        )
         remind(fired, step, deps.notifications, deps.clock)
     return result

@@ -25,6 +25,7 @@ from waitgate.service.rules.deadline_decision import deadline_resume_value
 from waitgate.service.rules.escalation_steps import policy_of
 from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.optimistic import retry_on_conflict
+from waitgate.telemetry import Correlation, Decided, Expired, milliseconds_between
 
 ExpiryResult = Literal["expired", "resolved", "not-pending", "unknown"]
 
@@ -44,6 +45,9 @@ class ExpiryRequest:
 
 
 def expire_interrupt(request: ExpiryRequest, deps: DeliveryDependencies) -> ExpiryResult:
+    run = request.run
+    deps.telemetry.correlate(Correlation.at(run, request.node_id, request.interrupt_id))
+
     def attempt() -> tuple[ExpiryResult, RunChange | None]:
         view = deps.store.load(request.run, request.node_id)
         record = view.interrupt
@@ -60,9 +64,19 @@ def expire_interrupt(request: ExpiryRequest, deps: DeliveryDependencies) -> Expi
 
     result, change = retry_on_conflict(attempt, "interrupt")
     if change is not None and change.interrupt is not None:
+        _count(result, change.interrupt, deps)
         with suppress(DeliveryFailedError):  # committed: else the outbox (stream consumer) delivers it
             deliver(change.interrupt, deps, "expiry", change)
     return result
+
+
+def _count(result: ExpiryResult, ended: InterruptRecord, deps: DeliveryDependencies) -> None:
+    tenant = ended.run.tenant_id
+    if result == "expired":
+        deps.telemetry.record(Expired(ended.kind, tenant))
+        return
+    waited = milliseconds_between(parse_rfc3339(ended.requested_at), deps.clock.now())
+    deps.telemetry.record(Decided(ended.kind, "deadline", waited, tenant))
 
 
 def _at_deadline(view: RunView, record: InterruptRecord, now: str) -> tuple[ExpiryResult, RunChange]:

@@ -10,7 +10,13 @@ from dataclasses import dataclass
 
 from waitgate.records import InterruptRecord, JSONObject
 from waitgate.service.rules.answerable import pending_record
-from waitgate.service.token_access import TokenDependencies, token_caller, token_command, verified_claims
+from waitgate.service.token_access import (
+    TokenDependencies,
+    correlation_of,
+    token_caller,
+    token_command,
+    verified_claims,
+)
 from waitgate.tokens import TokenClaims
 from waitgate.tokens.claims import format_expires_at
 
@@ -55,6 +61,7 @@ def ended_by_token(token: str, deps: TokenDependencies) -> InterruptView | None:
 
 def inspect_by_token(token: str, deps: TokenDependencies) -> InterruptView:
     claims = verified_claims(token, "inspect", deps.keyring, deps.clock)
+    deps.telemetry.correlate(correlation_of(claims))
     command = token_command(claims, None)
     view = deps.store.load(command.run, command.node_id)
     record = pending_record(view, deps.clock, interrupt_id=claims.interrupt_id, surface="token")

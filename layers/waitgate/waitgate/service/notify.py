@@ -15,19 +15,20 @@ none is a `notification.skipped` debug event.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from waitgate.approval import ApproverFields, notification_recipients
 from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice, interrupt_title
-from waitgate.ports import Clock, Contacts, Directory, InterruptStore, Notifier
+from waitgate.ports import Clock, Contacts, Directory, InterruptStore, Notifier, Telemetry
 from waitgate.records import InterruptRecord
 from waitgate.service import notification_events
 from waitgate.service.mint_token import LinkSettings, link_for
 from waitgate.service.rules.approver_config import approver_fields
 from waitgate.service.rules.escalation_steps import added_approvers
 from waitgate.service.rules.event_log import EventEntry
+from waitgate.telemetry import NoTelemetry, Notified
 from waitgate.tokens import KeyringError, KeySource
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class NotificationDependencies:
     links: LinkSettings
     contacts: Contacts | None = None  # None: no contact points, the notices name no channel
     store: InterruptStore | None = None  # where notification.skipped is recorded (None: nowhere)
+    telemetry: Telemetry = field(default_factory=NoTelemetry)
 
 
 def recipients_of(
@@ -146,7 +148,9 @@ def _notify_each(
             deps.notifier.notify_interrupt(notice)
         except DeliveryFailedError as error:
             logger.warning("interrupt notice not sent", extra={"code": error.extensions.get("aws_code")})
+            deps.telemetry.record(Notified("topic", "failed", record.run.tenant_id))
             continue
+        deps.telemetry.record(Notified("topic", "sent", record.run.tenant_id))
         sent += 1
     if deps.store is not None:
         notification_events.record(deps.store, clock, record.run, unreachable)

@@ -19,7 +19,7 @@ from waitgate.errors import (
 )
 from waitgate.escalation import EscalationPolicy, HostDefaults, default_for, parse_policy, to_json
 from waitgate.payloads import parse_interrupt_payload, snapshot_status_for
-from waitgate.ports import Clock, DeadlineScheduler, IdGenerator, InterruptStore, Workflow
+from waitgate.ports import Clock, DeadlineScheduler, IdGenerator, InterruptStore, Telemetry, Workflow
 from waitgate.records import (
     DEFAULT_TENANT,
     InterruptRecord,
@@ -38,6 +38,7 @@ from waitgate.service.rules.execution_links import EXECUTION_LINK, execution_lin
 from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.service.rules.reentry import KeySupersededError
 from waitgate.size_limits import check_required_approvals
+from waitgate.telemetry import Correlation, NoTelemetry, Requested
 from waitgate.workflow_event import parse_workflow_event
 
 
@@ -70,10 +71,27 @@ class RequestDependencies:
     notifications: NotificationDependencies | None = None  # None: nobody is notified
     deadlines: DeadlineScheduler | None = None  # None: deadlines hold on resolve, nobody fails the task
     escalation_defaults: HostDefaults = field(default_factory=dict)  # per tenant (docs/escalation.md)
+    telemetry: Telemetry = field(default_factory=NoTelemetry)
 
 
 def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> RequestOutcome:
     """Validate, record and suspend; an invalid payload fails the task with a name a Catch can match."""
+    run, kind = request.run, _kind_of(request.interrupt)
+    deps.telemetry.correlate(Correlation.at(run, request.node_id, kind=kind))
+    outcome = _request(request, deps)
+    if outcome.interrupt_id is not None:
+        ids = Correlation.at(run, request.node_id, outcome.interrupt_id, kind)
+        deps.telemetry.correlate(ids)
+    deps.telemetry.record(Requested(kind or "", outcome.status, run.tenant_id))
+    return outcome
+
+
+def _kind_of(payload: Any) -> str | None:
+    kind = payload.get("kind") if isinstance(payload, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+def _request(request: InterruptRequest, deps: RequestDependencies) -> RequestOutcome:
     try:
         model = parse_interrupt_payload(request.interrupt)
         _within_host_limits(request.interrupt)
@@ -258,5 +276,6 @@ def request_from_task_event(event: Any, deps: RequestDependencies) -> RequestOut
         if not isinstance(task_token, str) or not task_token:
             raise  # nobody to answer: a wiring bug, surfaced as the invocation's error
         deps.workflow.send_failure(task_token, InterruptPayloadInvalidError.code, error.detail)
+        deps.telemetry.record(Requested("", "rejected"))
         return RequestOutcome(status="rejected")
     return request_interrupt(request, deps)

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from waitgate.answers import Answer, json_answer
-from waitgate.clock import rfc3339
+from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.identity import Caller
-from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Workflow
+from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Telemetry, Workflow
 from waitgate.records import IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
 from waitgate.service.rules import conversation, event_log, reentry
@@ -29,6 +29,14 @@ from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.service.rules.resume_values import validated_resume
 from waitgate.service.rules.vote_outcome import Decision, decide
 from waitgate.size_limits import check_comment, check_resume_value
+from waitgate.telemetry import (
+    Correlation,
+    Decided,
+    NoTelemetry,
+    Voted,
+    decision_outcome,
+    milliseconds_between,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +80,7 @@ class ResolveDependencies:
     directory: Directory = field(default_factory=NoDirectory)
     approval: ApprovalConfig = field(default_factory=ApprovalConfig)
     notifier: Notifier | None = None  # None: asks are recorded, nobody is told
+    telemetry: Telemetry = field(default_factory=NoTelemetry)
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,7 @@ class ResolvePlan:
     record: InterruptRecord
     decision: Decision
     change: RunChange
+    action: str | None = None  # the approval vote's action (what the metrics count)
 
     def outcome(self) -> ResolveOutcome:
         """The answer's content, known before the commit (delivery does not change it)."""
@@ -95,6 +105,8 @@ class ResolvePlan:
 def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> ResolveOutcome:
     """Commit the resolution once (conditional transaction), then deliver it to the workflow."""
 
+    _correlate(command, deps)
+
     def attempt() -> ResolvePlan:
         plan = plan_resolve(deps.store.load(command.run, command.node_id), command, deps)
         deps.store.commit(plan.change)
@@ -106,16 +118,35 @@ def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> Res
 def plan_resolve(view: RunView, command: ResolveCommand, deps: ResolveDependencies) -> ResolvePlan:
     """Everything but the write: the checks (404, 409, 410, 403, 400) and what the answer decides."""
     record = pending_interrupt(view, command, deps.clock)
+    deps.telemetry.correlate(Correlation.at(record.run, record.node_id, record.interrupt_id, record.kind))
     decision, now = _decision(record, command, deps)
     if decision.resolved:
         change = resolution_change(view, decision.record, decision.resume_value, now)
     else:
         change = _recorded(view, decision.record, decision.events, now)
-    return ResolvePlan(record, decision, change)
+    action = command.resume_value.get("action") if record.kind == "approval" else None
+    return ResolvePlan(record, decision, change, action if isinstance(action, str) else None)
+
+
+def _correlate(command: ResolveCommand, deps: ResolveDependencies) -> None:
+    run = command.run
+    deps.telemetry.correlate(Correlation.at(run, command.node_id, command.interrupt_id))
+
+
+def _count(plan: ResolvePlan, deps: ResolveDependencies) -> None:
+    """What the committed answer was: a vote (approvals), and a decision with its time to decision."""
+    record, tenant = plan.record, plan.record.run.tenant_id
+    if plan.action is not None:
+        deps.telemetry.record(Voted(record.kind, plan.action, tenant))
+    if plan.decision.resolved:
+        waited = milliseconds_between(parse_rfc3339(record.requested_at), deps.clock.now())
+        outcome = decision_outcome(plan.decision.resume_value)
+        deps.telemetry.record(Decided(record.kind, outcome, waited, tenant))
 
 
 def after_commit(plan: ResolvePlan, deps: ResolveDependencies) -> ResolveOutcome:
     """Committed is decided: deliver a resolution, or tell the agent side of a question."""
+    _count(plan, deps)
     if not plan.decision.resolved:
         _tell_agent_side(plan.record, plan.decision, deps.notifier)
         return plan.outcome()
@@ -202,7 +233,7 @@ def _deliver(
     send is left to the outbox: the stream consumer delivers what is committed but not delivered)."""
     resolved = replace(record, status="resolved", resume_value=resume_value)
     try:
-        sender = DeliveryDependencies(deps.store, deps.workflow, deps.clock)
+        sender = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
         outcome = deliver(resolved, sender, "inline", committed)
         delivered = outcome == "delivered"
     except DeliveryFailedError:
@@ -225,6 +256,7 @@ def resolve_answer(command: ResolveCommand, ref: IdempotencyRef | None, deps: Re
     """The answer to a resolve request, with or without an Idempotency-Key."""
     if ref is None:
         return outcome_answer(resolve_interrupt(command, deps))
+    _correlate(command, deps)
 
     def attempt() -> tuple[Answer, ResolvePlan | None]:
         view = deps.store.load(command.run, command.node_id, ref)

@@ -7,15 +7,16 @@ every link answers 409 and run-scoped resolves answer 409 (a terminal snapshot r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from waitgate.clock import rfc3339
-from waitgate.ports import Clock, InterruptStore, RunIndex
+from waitgate.ports import Clock, InterruptStore, RunIndex, Telemetry
 from waitgate.records import InterruptRecord, RunChange, RunRef, RunStatus, RunView
 from waitgate.service.rules import event_log, reentry
 from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.optimistic import retry_on_conflict
+from waitgate.telemetry import Cancelled, NoTelemetry
 
 RUN_STATUS_OF_EXECUTION: Final[dict[str, RunStatus]] = {
     "SUCCEEDED": "completed",
@@ -37,6 +38,7 @@ class LifecycleDependencies:
     store: InterruptStore
     index: RunIndex
     clock: Clock
+    telemetry: Telemetry = field(default_factory=NoTelemetry)
 
 
 def end_runs(ended: ExecutionEnded, deps: LifecycleDependencies) -> tuple[RunRef, ...]:
@@ -66,15 +68,18 @@ def _commit_end(
     run: RunRef, node_id: str | None, status: RunStatus, execution_status: str, deps: LifecycleDependencies
 ) -> None:
 
-    def attempt() -> None:
+    def attempt() -> RunChange | None:
         view = deps.store.load(run, node_id) if node_id else RunView(deps.store.snapshot(run), None)
         if view.snapshot is None:
-            return
+            return None
         change = _end_change(view, node_id, status, execution_status, rfc3339(deps.clock.now()))
         if change is not None:
             deps.store.commit(change)
+        return change
 
-    retry_on_conflict(attempt, "run")
+    committed = retry_on_conflict(attempt, "run")
+    if committed is not None and committed.interrupt is not None:
+        deps.telemetry.record(Cancelled(committed.interrupt.kind, run.tenant_id))
 
 
 def _end_change(

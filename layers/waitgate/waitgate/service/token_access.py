@@ -8,14 +8,15 @@ without one (a webhook's) answers as `token:<jti>`. The token itself is never lo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from waitgate.answers import Answer
 from waitgate.identity import Caller
-from waitgate.ports import Clock, InterruptStore
+from waitgate.ports import Clock, InterruptStore, Telemetry
 from waitgate.records import IdempotencyRef, RunRef, check_node_id
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer
+from waitgate.telemetry import Correlation, NoTelemetry
 from waitgate.tokens import Intent, KeySource, TokenClaims, require_intent, verify
 
 
@@ -26,6 +27,7 @@ class TokenDependencies:
     store: InterruptStore
     keyring: KeySource
     clock: Clock
+    telemetry: Telemetry = field(default_factory=NoTelemetry)
 
 
 def verified_claims(token: str, intent: Intent, keyring: KeySource, clock: Clock) -> TokenClaims:
@@ -33,6 +35,11 @@ def verified_claims(token: str, intent: Intent, keyring: KeySource, clock: Clock
     claims = verify(token, keyring, clock.now())
     require_intent(claims, intent)
     return claims
+
+
+def correlation_of(claims: TokenClaims) -> Correlation:
+    """The ids a verified token names (never the token): what the request's log lines carry."""
+    return Correlation(claims.run_id, claims.node_id, claims.interrupt_id, tenant_id=claims.tenant_id)
 
 
 def token_caller(claims: TokenClaims) -> Caller:
@@ -61,6 +68,7 @@ def resolve_by_token(
     """The token is checked before the body is read: a refused token learns nothing of body rules.
     Its Idempotency-Key scope is the token (its jti), so two links never collide."""
     claims = verified_claims(token, "resolve", keyring, deps.clock)
+    deps.telemetry.correlate(correlation_of(claims))
     command = token_command(claims, read_body())
     ref = key_for(command.caller, {"interruptId": claims.interrupt_id, "resumeValue": command.resume_value})
     return resolve_answer(command, ref, deps)
