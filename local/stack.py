@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from local.aws_clients import AwsClients
-from local.patches import check_moto_version, lambda_runtime, stopped_executions, task_failures
+from local.patches import check_moto_version, emf_lines, lambda_runtime, stopped_executions, task_failures
 from local.patches.faults import install_faults
 from local.patches.lambda_runtime import FunctionRegistry
 from local.patches.moto_atomicity import serialize_dynamodb_operations
@@ -21,6 +21,7 @@ from local.standins.gateway import Gateway, GatewayServer
 from local.standins.inbox import count_notices, create_inbox, inbox_pump
 from local.standins.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
 from local.standins.local_channels import LocalChannels
+from local.standins.metrics_log import MetricsLog
 from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
 from local.standins.pumps import Pump
 from local.standins.schedule_pump import schedule_pump
@@ -145,6 +146,7 @@ class LocalStack:
         install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
         task_failures.install()  # SendTaskFailure keeps its cause, as on AWS
+        emf_lines.install(MetricsLog(self.settings.state_dir))  # EMF lines kept for dev-metrics
         self._streams = StreamDispatcher()
         self._streams.install()
 

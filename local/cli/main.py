@@ -11,6 +11,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from local.cli.dev import add_dev_parser, run_dev
 from local.cli.dev_jwt import add_jwt_parser, print_dev_jwt
+from local.cli.dev_metrics import add_metrics_parser, run_metrics
 from local.cli.directory import ContactRefusedError, add_directory_parser, run_directory
 from local.cli.inbox import NoNoticeError, add_inbox_parser, run_inbox
 from local.standins.jwt_issuer import NoIssuerKeyError
@@ -18,7 +19,7 @@ from local.state.running_instance import NoRunningStackError
 
 DESCRIPTION = """\
 waitgate's local stack and its developer tools: run the stack, mint JWTs it accepts, read the
-notifications it sent, manage approver groups, roles and contact points.
+notifications it sent and the metrics it emitted, manage approver groups, roles and contact points.
 `waitgate COMMAND --help` says more."""
 EPILOG = """\
 environment:
@@ -28,8 +29,15 @@ environment:
 
 example:
   waitgate dev                     # in one terminal; then, in another:
-  waitgate dev-inbox               # what the stack sent"""
-COMMANDS = {"dev": run_dev, "dev-jwt": print_dev_jwt, "dev-inbox": run_inbox, "directory": run_directory}
+  waitgate dev-inbox               # what the stack sent
+  waitgate dev-metrics             # what its functions counted"""
+COMMANDS = {
+    "dev": run_dev,
+    "dev-jwt": print_dev_jwt,
+    "dev-inbox": run_inbox,
+    "dev-metrics": run_metrics,
+    "directory": run_directory,
+}
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
 ONE_LINE_ERRORS = (
     NoRunningStackError,
@@ -67,6 +75,7 @@ def parser() -> argparse.ArgumentParser:
     add_dev_parser(commands)
     add_jwt_parser(commands)
     add_inbox_parser(commands)
+    add_metrics_parser(commands)
     add_directory_parser(commands)
     return top
 

@@ -13,6 +13,7 @@ may have moved), with one line saying what to do.
 | stream delivery | `stream_dispatch` | invokes stream consumers inside the write, unfiltered, at once |
 | SendTaskFailure cause | `task_failures` | drops the cause |
 | StopExecution | `stopped_executions` | leaves a task-token wait RUNNING |
+| EMF lines kept | `emf_lines` | (Powertools) nobody reads printed EMF: kept for dev-metrics |
 """
 
 from __future__ import annotations

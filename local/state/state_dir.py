@@ -39,6 +39,10 @@ class StateDir:
         return self.root / "inbox.jsonl"
 
     @property
+    def metrics_log(self) -> Path:
+        return self.root / "metrics.jsonl"
+
+    @property
     def kept_state(self) -> Path:
         return self.root / "state.json"
 
@@ -50,7 +54,7 @@ class StateDir:
 
     def forget_kept_state(self) -> None:
         """What `waitgate dev --fresh` forgets: everything but the pid file of the stack starting."""
-        for path in (self.kept_state, self.inbox_log, self.issuer_key, self.local_json):
+        for path in (self.kept_state, self.inbox_log, self.metrics_log, self.issuer_key, self.local_json):
             path.unlink(missing_ok=True)
 
     def shown(self) -> str:

@@ -1,4 +1,4 @@
-"""Creators for EventBridge rules and schedule groups and CloudWatch alarms, stored in moto as
+"""Creators for EventBridge rules and schedule groups and CloudWatch alarms and dashboards, stored in moto as
 CloudFormation would create them. moto never fires a rule or a schedule: local.standins.execution_events and
 local.standins.schedule_pump deliver what AWS would."""
 
@@ -20,6 +20,10 @@ _ALARM_FIELDS = (
     "Threshold",
     "ComparisonOperator",
     "TreatMissingData",
+    "DatapointsToAlarm",
+    "Metrics",
+    "AlarmActions",
+    "OKActions",
 )
 
 
@@ -46,9 +50,12 @@ def create_rule(context: StackContext, logical_id: str, properties: dict[str, An
 def create_alarm(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
     name = properties.get("AlarmName") or context.physical_name(logical_id, 255)
     arguments = {key: properties[key] for key in _ALARM_FIELDS if key in properties}
-    for number in ("Period", "EvaluationPeriods"):
+    for number in ("Period", "EvaluationPeriods", "DatapointsToAlarm"):
         if number in arguments:
             arguments[number] = int(arguments[number])
+    for query in arguments.get("Metrics", []):  # metric math: each metric's period is a number too
+        if "MetricStat" in query:
+            query["MetricStat"]["Period"] = int(query["MetricStat"]["Period"])
     if "Threshold" in arguments:
         arguments["Threshold"] = float(arguments["Threshold"])
     context.clients("cloudwatch").put_metric_alarm(AlarmName=name, **arguments)
@@ -57,8 +64,15 @@ def create_alarm(context: StackContext, logical_id: str, properties: dict[str, A
     )
 
 
+def create_dashboard(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    name = properties.get("DashboardName") or context.physical_name(logical_id, 255)
+    context.clients("cloudwatch").put_dashboard(DashboardName=name, DashboardBody=properties["DashboardBody"])
+    return Created(ref=name)
+
+
 EVENT_CREATORS: dict[str, Creator] = {
     "AWS::Scheduler::ScheduleGroup": create_schedule_group,
     "AWS::Events::Rule": create_rule,
     "AWS::CloudWatch::Alarm": create_alarm,
+    "AWS::CloudWatch::Dashboard": create_dashboard,
 }

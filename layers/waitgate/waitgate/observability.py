@@ -1,5 +1,6 @@
 """Every handler's invocation, observed (docs/operations.md): `@observed` under the Logger's decorator.
 
+- An HTTP request's answer is one log line (`answered`: its route key and status).
 - Its context is its own: the correlation keys the use cases set (runId, nodeId, interruptId, tenantId)
   and the API Gateway request id (`apiRequestId`) live in a copy of the context, so they are on every
   log line of this invocation and of no other.
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from waitgate.adapters import xray_tracing
 
+logger = logging.getLogger(__name__)
 Result = TypeVar("Result")
 Handler = Callable[[Any, Any], Result]
 
@@ -33,16 +36,28 @@ def observed(handler: Handler[Result]) -> Handler[Result]:
         if request_id:
             log_keys({"apiRequestId": request_id})
         if not xray_tracing.tracing_enabled():
-            return handler(event, context)
-        if not traced:
-            traced.append(xray_tracing.traced(handler))
-        return traced[0](event, context)
+            answer = handler(event, context)
+        else:
+            if not traced:
+                traced.append(xray_tracing.traced(handler))
+            answer = traced[0](event, context)
+        if request_id:
+            _answered(event, answer)
+        return answer
 
     @functools.wraps(handler)
     def invoke(event: Any, context: Any) -> Result:
         return contextvars.copy_context().run(run, event, context)
 
     return invoke
+
+
+def _answered(event: Any, answer: Any) -> None:
+    """One line per HTTP request, with the ids the request's use case set: its route (the template's,
+    `POST /interrupts/{token}`: never the path, which may hold a token) and its status."""
+    raw = getattr(event, "raw_event", event)
+    status = answer.get("statusCode") if isinstance(answer, Mapping) else None
+    logger.info("answered", extra={"route": raw.get("routeKey"), "status": status})
 
 
 def api_request_id(event: Any) -> str | None:
