@@ -7,13 +7,14 @@ INSTALLED := $(VENV)/.installed
 export AWS_DEFAULT_REGION ?= us-east-1
 PYTEST_WORKERS ?= 2
 
-.PHONY: dev dev-fresh test lint typecheck validate unit integration e2e browser-deps axe-core bench docs-check pictures docs-pictures clean help
+.PHONY: dev dev-fresh test lint typecheck validate unit integration e2e browser-deps axe-core build bench docs-check pictures docs-pictures clean help
 
 help:
 	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000,"
 	@echo "              with the state it kept in .waitgate/ (WAITGATE_PORT, WAITGATE_AWS_PORT, WAITGATE_STATE_DIR)"
 	@echo "make dev-fresh - the same, forgetting the kept state first"
 	@echo "make test   - lint, typecheck, template checks, unit, integration and e2e tests"
+	@echo "make build  - sam build of template.yaml into .aws-sam/ (bytecode for the runtime's Python 3.13)"
 	@echo "make bench  - benchmarks (prints a table, writes bench/results/latest.json)"
 	@echo "make pictures - re-make the pictures in docs/ (make docs-pictures: the human page's alone)"
 
@@ -41,6 +42,23 @@ $(AXE): tests/e2e/page/axe/package.json tests/e2e/page/axe/package-lock.json | b
 	cp tests/e2e/page/axe/package.json tests/e2e/page/axe/package-lock.json .cache/axe-core/
 	cd .cache/axe-core && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
+
+# aws-sam-cli in a venv of its own (its pins would fight the project's), for `make build` and `make bench`;
+# `make test` never needs it. The template's runtime's Python (Runtime python3.13) compiles the bytecode
+# the layer and the functions ship: python3.13 on PATH, else pyenv's newest 3.13.x (docs/performance.md).
+SAM_VERSION := 1.170.0
+SAM := .cache/sam/bin/sam
+RUNTIME_PYTHON ?= $(shell for p in python3.13 $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python3.13 2>/dev/null | sort -V -r); do \
+	"$$p" -c 'import sys; assert sys.version_info[:2] == (3, 13); print(sys.executable)' 2>/dev/null && break; done)
+
+$(SAM):
+	@test -x .cache/sam/bin/python || $(PYTHON) -m venv .cache/sam
+	.cache/sam/bin/python -m pip install -q --upgrade pip
+	.cache/sam/bin/python -m pip install -q aws-sam-cli==$(SAM_VERSION)
+
+build: $(SAM)
+	@test -n "$(RUNTIME_PYTHON)" || { echo "make build: no Python 3.13 (the template's runtime) here: pyenv install 3.13, or RUNTIME_PYTHON=..." >&2; exit 1; }
+	SAM_CLI_TELEMETRY=0 WAITGATE_RUNTIME_PYTHON=$(RUNTIME_PYTHON) $(SAM) build --parallel
 
 dev: $(INSTALLED)
 	$(BIN)/waitgate dev
@@ -71,8 +89,8 @@ e2e: $(INSTALLED) browser-deps axe-core
 
 test: lint typecheck validate unit integration e2e
 
-bench: $(INSTALLED)
-	$(BIN)/python -m bench
+bench: $(INSTALLED) $(SAM)
+	SAM=$(SAM) WAITGATE_RUNTIME_PYTHON=$(RUNTIME_PYTHON) $(BIN)/python -m bench
 
 # docs/pictures/: the e-mail and the Slack message as the channels build them (channel-*.png), and the
 # human page's pictures in docs/human-page.md (page/, from the real pages on a local stack of their own)
@@ -86,4 +104,4 @@ docs-check: $(INSTALLED)
 	$(BIN)/pytest -q tests/e2e/test_docs_commands.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis .waitgate .cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis .waitgate .cache .aws-sam

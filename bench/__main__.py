@@ -12,6 +12,7 @@ from bench.report import Row, machine, print_table, write_json
 MODULES = [
     "package_size",
     "cold_start",
+    "cost",
     "cpu",
     "tokens",
     "roundtrips",
