@@ -202,3 +202,95 @@ def test_only_the_scheduler_role_invokes_the_schedule_targets_and_only_delete_sc
         if {"Ref": "ScheduleCleanupPolicy"} in resource["Properties"].get("Policies", [])
     ]
     assert holders == ["DeleteSchedulesFunction"]
+
+
+def _emitted_metrics() -> set[str]:
+    """Every metric name waitgate's telemetry emits (waitgate.telemetry: one per fact)."""
+    from waitgate import telemetry
+
+    facts = [
+        telemetry.Requested("approval", "requested"),
+        telemetry.Voted("approval", "accept"),
+        telemetry.Decided("approval", "accept", 1.0),
+        telemetry.Expired("custom"),
+        telemetry.Cancelled("custom"),
+        telemetry.Escalated("approval", "reminded"),
+        telemetry.TokenRefused(401),
+        telemetry.Delivered("inline"),
+        telemetry.Notified("email", "sent"),
+    ]
+    return {point.name for fact in facts for point in telemetry.points_of(fact)}
+
+
+def test_the_dashboard_is_json_showing_every_metric_waitgate_emits_and_every_alarm(
+    template: dict[str, Any],
+) -> None:
+    # Given the dashboard's body with its substitutions filled in
+    import re
+
+    resources = template["Resources"]
+    body = resources["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
+    dashboard = json.loads(re.sub(r"\$\{[^}]+\}", "X", body))
+    widgets = dashboard["widgets"]
+    text = json.dumps(widgets)
+    # Then every metric the telemetry emits is on it, in the stack's own namespace
+    for name in _emitted_metrics() - {"Votes", "InterruptsEscalated"}:
+        assert f'MetricName=\\"{name}\\"' in text or f'"{name}"' in text, name
+    assert '\\"waitgate/X\\"' in text and "waitgate/X" in text
+    # And time to decision is shown as p50 and p90 of the metric over every kind
+    rows = [metric for widget in widgets for metric in widget["properties"].get("metrics", [])]
+    stats = [metric[-1]["stat"] for metric in rows if "TimeToDecision" in metric]
+    assert stats == ["p50", "p90"]
+    # And its alarm widget names every alarm of the template
+    (alarms,) = [w for w in widgets if w["type"] == "alarm"]
+    named = set(re.findall(r"\$\{(\w+)\.Arn\}", body))
+    assert len(alarms["properties"]["alarms"]) == len(named)
+    assert named == set(resources_of(template, "AWS::CloudWatch::Alarm"))
+    assert all(w["x"] + w["width"] <= 24 for w in widgets)
+
+
+def test_every_alarm_notifies_the_optional_topic_and_is_explained_in_operations(
+    template: dict[str, Any],
+) -> None:
+    # Given the alarm topic parameter (empty by default) and the operations guide
+    assert template["Parameters"]["AlarmTopicArn"]["Default"] == ""
+    guide = (REPO_ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    topic = {"Fn::If": ["HasAlarmTopic", [{"Ref": "AlarmTopicArn"}], {"Ref": "AWS::NoValue"}]}
+    for name, alarm in resources_of(template, "AWS::CloudWatch::Alarm").items():
+        properties = alarm["Properties"]
+        # Then each alarm tells the topic, when there is one, that it fired and that it is OK again
+        assert properties["AlarmActions"] == topic and properties["OKActions"] == topic, name
+        # And the guide says what it means and what to do
+        assert f"| `{name}` |" in guide, f"{name} is not in docs/operations.md's alarm table"
+        assert properties["TreatMissingData"] == "notBreaching", name
+        # And a metric-math alarm stays within CloudWatch's 10 metrics
+        assert len([m for m in properties.get("Metrics", []) if "MetricStat" in m]) <= 10, name
+
+
+def test_every_function_is_watched_by_a_handler_errors_alarm(template: dict[str, Any]) -> None:
+    # Given the two handler-errors alarms (CloudWatch allows 10 metrics in one)
+    resources = template["Resources"]
+    watched = [
+        query["MetricStat"]["Metric"]["Dimensions"][0]["Value"]["Ref"]
+        for name in ("HttpHandlerErrorsAlarm", "WorkflowHandlerErrorsAlarm")
+        for query in resources[name]["Properties"]["Metrics"]
+        if "MetricStat" in query
+    ]
+    # Then every function of the template is in exactly one (a new function needs its place there)
+    functions = set(resources_of(template, "AWS::Serverless::Function"))
+    assert sorted(watched) == sorted(functions), set(functions) ^ set(watched)
+
+
+def test_the_layer_and_every_function_build_with_the_makefile_that_ships_bytecode(
+    template: dict[str, Any],
+) -> None:
+    # Given the layer and the functions / Then `sam build` runs their Makefiles (bytecode of the runtime)
+    layer = template["Resources"]["WaitgateLayer"]
+    assert layer["Metadata"]["BuildMethod"] == "makefile"
+    assert (REPO_ROOT / layer["Properties"]["ContentUri"] / "Makefile").is_file()
+    for name, function in resources_of(template, "AWS::Serverless::Function").items():
+        assert function["Metadata"] == {"BuildMethod": "makefile", "ContextPath": "functions"}, name
+    makefile = (REPO_ROOT / "functions" / "Makefile").read_text(encoding="utf-8")
+    assert "build-%:" in makefile and "--invalidation-mode unchecked-hash" in makefile
+    runtime = template["Globals"]["Function"]["Runtime"]
+    assert runtime == "python3.13" and "(3, 13)" in makefile, "the Makefiles compile for the runtime's Python"

@@ -16,6 +16,7 @@ from tests.fakes.memory import (
     RecordingNotifier,
     RecordingWorkflow,
 )
+from tests.fakes.telemetry import RecordingTelemetry
 from waitgate.identity import Caller
 from waitgate.records import InterruptRecord, RunEvent, RunRef
 from waitgate.service.deliver_resolution import DeliveryDependencies
@@ -67,10 +68,11 @@ class World:
         self.conversation_capability = True
         self.notifying = False  # request_interrupt announces to the notifier when True
         self.ref_kinds = frozenset({"principal", "group", "role"})
+        self.telemetry = RecordingTelemetry()  # what every use case counted and correlated
 
     # the dependencies of each use case, built from the same fakes
     def delivery(self) -> DeliveryDependencies:
-        return DeliveryDependencies(self.store, self.workflow, self.clock)
+        return DeliveryDependencies(self.store, self.workflow, self.clock, self.telemetry)
 
     def links(self) -> LinkSettings:
         return LinkSettings(LIFETIME, BASE_URL)
@@ -79,17 +81,22 @@ class World:
         return MintDependencies(self.store, self.keyring, self.clock, self.links())
 
     def tokens(self) -> TokenDependencies:
-        return TokenDependencies(self.store, self.keyring, self.clock)
+        return TokenDependencies(self.store, self.keyring, self.clock, self.telemetry)
 
     def notifications(self) -> NotificationDependencies:
         return NotificationDependencies(
-            self.notifier, self.keyring, self.directory, self.ref_kinds, self.links()
+            self.notifier,
+            self.keyring,
+            self.directory,
+            self.ref_kinds,
+            self.links(),
+            telemetry=self.telemetry,
         )
 
     def resolving(self) -> ResolveDependencies:
         config = ApprovalConfig(ref_kinds=self.ref_kinds)
         return ResolveDependencies(
-            self.store, self.workflow, self.clock, self.directory, config, self.notifier
+            self.store, self.workflow, self.clock, self.directory, config, self.notifier, self.telemetry
         )
 
     def requesting(self) -> RequestDependencies:
@@ -100,6 +107,7 @@ class World:
             self.ids,
             conversation_capability=self.conversation_capability,
             notifications=self.notifications() if self.notifying else None,
+            telemetry=self.telemetry,
         )
 
     # bringing a run where a test needs it
