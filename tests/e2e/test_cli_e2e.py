@@ -24,6 +24,7 @@ pytestmark = pytest.mark.e2e
 NEEDS_A_STACK = [
     ["dev-inbox"],
     ["dev-inbox", "--run-id", "release-42", "--json"],
+    ["dev-metrics"],
     ["dev-jwt", "--sub", "alice"],
     ["directory", "list", "--group", "release"],
     ["directory", "add-member", "--group", "release", "--principal", "bob"],
@@ -34,6 +35,7 @@ HELPS = [
     ["dev"],
     ["dev-jwt"],
     ["dev-inbox"],
+    ["dev-metrics"],
     ["directory"],
     ["directory", "add-member"],
     ["directory", "list"],
@@ -164,3 +166,40 @@ def test_dev_inbox_lists_all_of_25_notifications_and_finds_each(local_stack: Loc
     missing = run_local(["dev-inbox", "--run-id", f"{prefix}-none", "--json"], local_stack.environment)
     assert (missing.returncode, missing.stdout) == (1, "")
     assert missing.stderr == f"waitgate dev-inbox: no notification of run {prefix}-none yet\n"
+
+
+def test_dev_metrics_sums_up_what_a_decided_approval_emitted(local_stack: LocalStackHandle) -> None:
+    # Given an approval of tenant acme, decided by alice over the run surface
+    from tests.e2e.test_local_stack import RESUME_VALUE, resolve_path
+
+    run_id = f"metrics-{uuid.uuid4().hex[:8]}"
+    approval = {
+        "kind": "approval",
+        "key": "ship",
+        "data": {"artifactId": run_id, "artifactType": "doc", "title": "Ship?", "actions": ["accept"]},
+    }
+    local_stack.sfn.start_execution(
+        stateMachineArn=local_stack.state_machines["interrupt"],
+        name=run_id,
+        input=json.dumps({"tenantId": "acme", "interrupt": approval}),
+    )
+    node = {"pk": {"S": f"RUN#acme#{run_id}"}, "sk": {"S": "NODE#Interrupt"}}
+    table = local_stack.table_names["InterruptsTable"]
+    wait_for(lambda: local_stack.dynamodb.get_item(TableName=table, Key=node).get("Item"))
+    token = local_stack.jwt("alice", "approvals:respond", tenant="acme")
+    answer = local_stack.http.post(resolve_path(run_id), {"resumeValue": RESUME_VALUE}, token=token)
+    assert answer.status == 200, answer.body
+    # When dev-metrics is asked for acme's lines
+    listed = run_local(["dev-metrics", "--tenant", "acme", "--json"], local_stack.environment)
+    documents = [json.loads(line) for line in listed.stdout.splitlines()]
+    names = {m["Name"] for d in documents for m in d["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
+    # Then the request, the vote, the decision, its time and its delivery are there, as EMF documents
+    assert {"InterruptsRequested", "Votes", "InterruptsResolved", "TimeToDecision", "Deliveries"} <= names
+    assert all(d["tenantId"] == "acme" for d in documents)
+    # And the summary sums them per dimensions, with the time's percentiles
+    summary = run_local(["dev-metrics", "--tenant", "acme"], local_stack.environment).stdout
+    lines = summary.splitlines()
+    decided = [line for line in lines if line.startswith("InterruptsResolved")]
+    assert any("kind=approval outcome=accept" in line for line in decided), summary
+    (waited,) = [line for line in lines if line.startswith("TimeToDecision") and "kind=approval" in line]
+    assert waited.rstrip().endswith("ms"), summary
