@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.integration.test_channel_flow import channels as channels_fixture
 from tests.integration.test_durability_faults import CUSTOM, node
 from tests.integration.test_token_surfaces import minted
 from tests.integration.workflow_harness import SuspendedRun, WorkflowHarness
@@ -271,3 +272,40 @@ def test_a_traced_resolve_records_its_aws_calls_under_an_annotated_handler_subse
     # And nothing recorded holds the task token or the resume value
     recorded = json.dumps(xray.sent)
     assert run.task_event["taskToken"] not in recorded and "Ship it." not in recorded
+
+
+channels = channels_fixture  # the channel tests' fixture: the topic, the queues, the directory, SES
+
+
+def test_an_emailed_notice_is_counted_and_nothing_of_the_mail_is_logged(
+    channels: dict[str, Any],
+    capsys: pytest.CaptureFixture[str],
+    log_lines: Callable[[], list[dict[str, Any]]],
+) -> None:
+    # Given alice with an e-mail address, asked to approve
+    import boto3
+
+    from tests.integration.test_channel_flow import sent_mail, sqs_event
+    from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
+    from waitgate.channels.contacts import ContactPoints
+
+    DynamoDbContacts(boto3.client("dynamodb"), channels["directory"]).set_contact(
+        "default", "alice", ContactPoints(email="alice@example.com")
+    )
+    run = WorkflowHarness().suspend({**APPROVAL, "data": {**APPROVAL["data"], "approversList": ["alice"]}})
+    assert Handler("request_interrupt")(run.task_event)["status"] == "requested"
+    # When the e-mail deliverer sends her notice
+    event = sqs_event(channels["sqs"], channels["email"])
+    assert Handler("deliver_email")(event) == {"batchItemFailures": []}
+    documents, logs = printed(capsys), log_lines()
+    # Then the topic's notice and the e-mail are counted by channel and outcome
+    counted = [
+        (dimensions(d)["channel"], dimensions(d)["outcome"]) for d in metric(documents, "Notifications")
+    ]
+    assert counted == [("topic", "sent"), ("email", "sent")]
+    # And nothing written holds her link, its token, her address or the mail's text
+    (mail,) = sent_mail()
+    link = json.loads(event["Records"][0]["body"])["link"]
+    everything = json.dumps(documents + logs)
+    assert link.rsplit("/", 1)[1] not in everything and "alice@example.com" not in everything
+    assert "personal" in mail.raw_data and "personal" not in everything
