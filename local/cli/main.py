@@ -13,6 +13,7 @@ from local.cli.dev import add_dev_parser, run_dev
 from local.cli.dev_jwt import add_jwt_parser, print_dev_jwt
 from local.cli.directory import ContactRefusedError, add_directory_parser, run_directory
 from local.cli.inbox import NoNoticeError, add_inbox_parser, run_inbox
+from local.cli.inbox_backfill import add_backfill_parser, run_backfill
 from local.standins.jwt_issuer import NoIssuerKeyError
 from local.state.running_instance import NoRunningStackError
 
@@ -29,7 +30,13 @@ environment:
 example:
   waitgate dev                     # in one terminal; then, in another:
   waitgate dev-inbox               # what the stack sent"""
-COMMANDS = {"dev": run_dev, "dev-jwt": print_dev_jwt, "dev-inbox": run_inbox, "directory": run_directory}
+COMMANDS = {
+    "dev": run_dev,
+    "dev-jwt": print_dev_jwt,
+    "dev-inbox": run_inbox,
+    "directory": run_directory,
+    "inbox-backfill": run_backfill,
+}
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
 ONE_LINE_ERRORS = (
     NoRunningStackError,
@@ -68,6 +75,7 @@ def parser() -> argparse.ArgumentParser:
     add_jwt_parser(commands)
     add_inbox_parser(commands)
     add_directory_parser(commands)
+    add_backfill_parser(commands)
     return top
 
 
