@@ -16,6 +16,7 @@ MODULES = [
     "tokens",
     "roundtrips",
     "scale",
+    "inbox",
     "throughput",
     "first_request",
     "soak",
