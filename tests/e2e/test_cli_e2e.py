@@ -28,6 +28,7 @@ NEEDS_A_STACK = [
     ["directory", "list", "--group", "release"],
     ["directory", "add-member", "--group", "release", "--principal", "bob"],
     ["directory", "remove-member", "--role", "oncall", "--principal", "bob"],
+    ["inbox-backfill", "--dry-run"],
 ]
 HELPS = [
     [],
@@ -37,6 +38,7 @@ HELPS = [
     ["directory"],
     ["directory", "add-member"],
     ["directory", "list"],
+    ["inbox-backfill"],
 ]
 
 
