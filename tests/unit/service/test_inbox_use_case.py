@@ -206,3 +206,19 @@ def test_malformed_parameters_are_400_naming_the_parameter(
 def test_a_caller_without_either_scope_is_refused() -> None:
     with pytest.raises(ForbiddenError):
         InboxQuery.parse({}, caller("alice", frozenset({"interrupts:mint"})))
+
+
+def test_a_link_without_a_recipient_and_the_deadline_decide_for_nobody(world: World) -> None:
+    from waitgate.service.rules.inbox_items import decision_receipts
+
+    run = ask(world, "label", CUSTOM)
+    record = world.interrupt(run=run)
+    assert decision_receipts(record, "token:01JTI", {"label": "x"}, "2026-11-30T10:00:00.000Z") == ()
+    (mine,) = decision_receipts(record, "alice", {"label": "x"}, "2026-11-30T10:00:00.000Z")
+    assert (mine.principal, mine.action, mine.vote) == ("alice", None, None)
+    # a resolution without a decider (the deadline's resolveWith) writes no receipt
+    from waitgate.records import RunView
+    from waitgate.service.resolve_interrupt import resolution_change
+
+    view = RunView(world.store.snapshots[run], record)
+    assert resolution_change(view, record, {"label": "x"}, "2026-11-30T10:00:00.000Z").receipts == ()
