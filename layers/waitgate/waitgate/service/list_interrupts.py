@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from waitgate.approval import Memberships
-from waitgate.errors import ForbiddenError, ValidationFailedError
+from waitgate.errors import ForbiddenError, NotFoundError, ValidationFailedError
 from waitgate.identity import Caller
 from waitgate.payloads.kinds import INTERRUPT_KINDS
 from waitgate.ports import Clock, Directory, Inbox
@@ -71,7 +71,7 @@ class InboxQuery:
         if run_id is not None:
             try:
                 RunRef.parse(caller.tenant_id, run_id)
-            except Exception as error:  # NotFoundError for a malformed id: here it is the parameter's fault
+            except NotFoundError as error:  # a malformed id names no run: here it is the parameter's fault
                 raise ValidationFailedError("runId must match [A-Za-z0-9_-]{1,80}.", path="runId") from error
         cursor = parameters.get("cursor")
         if cursor is not None and not 1 <= len(cursor) <= MAX_CURSOR:
