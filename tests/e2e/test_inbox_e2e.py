@@ -10,7 +10,6 @@ import base64
 import hashlib
 import json
 import secrets
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import LocalStackHandle, run_local
+from tests.e2e.waiting import wait_for
 from waitgate.sdk import WaitgateClient
 
 pytestmark = pytest.mark.e2e
@@ -62,14 +62,9 @@ def runs(body: dict[str, Any]) -> set[str]:
     return {item["runId"] for item in body["items"]}
 
 
-def until(probe: Any, what: str, timeout: float = 30) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = probe()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
+def until(probe: Any, what: str) -> Any:
+    """The first truthy result of `probe()`."""
+    return wait_for(lambda: probe() or None, what=what)
 
 
 def test_each_person_sees_what_waits_for_them_and_it_leaves_once_decided(
