@@ -17,6 +17,7 @@ MODULES = [
     "tokens",
     "roundtrips",
     "scale",
+    "inbox",
     "throughput",
     "first_request",
     "soak",

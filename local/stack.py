@@ -23,6 +23,7 @@ from local.standins.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
 from local.standins.local_channels import LocalChannels
 from local.standins.metrics_log import MetricsLog
 from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
+from local.standins.oidc_flow import OidcFlow
 from local.standins.pumps import Pump
 from local.standins.schedule_pump import schedule_pump
 from local.state.kept_state import KeptState, start_line
@@ -155,7 +156,8 @@ class LocalStack:
         context = self.context
         function_names = {logical_id: str(c.ref) for logical_id, c in context.physical_ids.items()}
         routes = routes_of(sam_template, context.intrinsics)
-        gateway = Gateway(routes, function_names, context.functions, issuer)
+        sign_in = OidcFlow(issuer, self.settings.api_url, _tenant(context))
+        gateway = Gateway(routes, function_names, context.functions, issuer, sign_in)
         self._gateway = GatewayServer(gateway, self.settings.api_port)
         self._gateway.start()
 
@@ -170,6 +172,7 @@ class LocalStack:
             OVERRIDE_PRINCIPALS,
         )
         self.description["inboxQueueUrl"] = self.inbox_url
+        self.description["inboxUrl"] = self.settings.api_url + "/inbox"  # the signed-in page (docs/inbox.md)
         if self._channels is not None:
             self.description["slack"] = self._channels.description(self.settings.api_url)
         self.settings.state_dir.write_local_json(self.description)
@@ -212,6 +215,7 @@ def create_template_resources(
         "JwtAudience": LOCAL_AUDIENCE,
         "PublicBaseUrl": api_url,
         "OverridePrincipals": ",".join(OVERRIDE_PRINCIPALS),
+        "InboxClientId": LOCAL_AUDIENCE,  # its endpoints come from the local issuer's discovery document
         **(parameters or {}),
     }
     pseudo = pseudo_parameters(STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID)

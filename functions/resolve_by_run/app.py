@@ -1,4 +1,9 @@
-"""resolveInterruptByRun — POST /runs/{runId}/interrupts/{nodeId} (scope approvals:respond)."""
+"""resolveInterruptByRun — POST /runs/{runId}/interrupts/{nodeId} (scope approvals:respond).
+
+The body is `{resumeValue}` as JSON, or the human page's own form (urlencoded), as the signed-in
+inbox sends it (docs/inbox.md): read against the interrupt it answers, after the state (404, 409) and
+eligibility (403) checks, into the same resume value the link page's form makes. JSON answers either way.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from waitgate.composition import resolve_dependencies
 from waitgate.http.auth import bearer_caller
 from waitgate.http.body import json_body, require_object_body
+from waitgate.http.form_body import is_form
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import answer_response
@@ -26,6 +32,12 @@ app = new_http_app()
 def resolve_by_run(runId: str, nodeId: str) -> Response[str]:
     caller = bearer_caller(app, "approvals:respond")
     event = app.current_event.raw_event
+    if is_form(event):
+        from waitgate.http.run_form import resolve_form_by_run
+
+        run = RunRef.parse(caller.tenant_id, path_parameter(app, "runId"))
+        node_id = check_node_id(path_parameter(app, "nodeId"))
+        return answer_response(resolve_form_by_run(run, node_id, caller, event, resolve_dependencies()))
     command = ResolveCommand(
         run=RunRef.parse(caller.tenant_id, path_parameter(app, "runId")),
         node_id=check_node_id(path_parameter(app, "nodeId")),

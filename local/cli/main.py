@@ -14,6 +14,7 @@ from local.cli.dev_jwt import add_jwt_parser, print_dev_jwt
 from local.cli.dev_metrics import add_metrics_parser, run_metrics
 from local.cli.directory import ContactRefusedError, add_directory_parser, run_directory
 from local.cli.inbox import NoNoticeError, add_inbox_parser, run_inbox
+from local.cli.inbox_backfill import add_backfill_parser, run_backfill
 from local.standins.jwt_issuer import NoIssuerKeyError
 from local.state.running_instance import NoRunningStackError
 
@@ -37,6 +38,7 @@ COMMANDS = {
     "dev-inbox": run_inbox,
     "dev-metrics": run_metrics,
     "directory": run_directory,
+    "inbox-backfill": run_backfill,
 }
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
 ONE_LINE_ERRORS = (
@@ -77,6 +79,7 @@ def parser() -> argparse.ArgumentParser:
     add_inbox_parser(commands)
     add_metrics_parser(commands)
     add_directory_parser(commands)
+    add_backfill_parser(commands)
     return top
 
 

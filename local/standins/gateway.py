@@ -21,6 +21,7 @@ from local.standins.gateway_requests import GatewayRequestHandler
 from local.standins.http_events import payload_v2_event, raw_path, response_from
 from local.standins.jwt_authorizer import JwtAuthorizer, Unauthorized, gateway_claims
 from local.standins.jwt_issuer import ISSUER_PATH, LocalIssuer
+from local.standins.oidc_flow import OidcFlow
 from local.standins.problem_json import problem
 from local.template.http_routes import Route, token_path_prefixes
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS
@@ -37,6 +38,7 @@ class Gateway:
     function_names: dict[str, str]
     functions: FunctionRegistry
     issuer: LocalIssuer
+    sign_in: OidcFlow | None = None  # the issuer's browser sign-in (authorize, token)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         request = Request(environ)
@@ -44,7 +46,9 @@ class Gateway:
 
     def respond(self, request: Request) -> Response:
         if request.path.startswith(ISSUER_PATH + "/"):
-            return self._issuer_document(request.path.removeprefix(ISSUER_PATH))
+            path = request.path.removeprefix(ISSUER_PATH)
+            answer = self.sign_in.respond(path, request) if self.sign_in is not None else None
+            return answer if answer is not None else self._issuer_document(path)
         path = raw_path(request)
         headers = self.refusal_headers(path)
         matches = [(r, p) for r in self.routes if (p := r.path_parameters(path)) is not None]

@@ -72,9 +72,18 @@ class LocalIssuer:
         return {"keys": [{**key, "n": _b64(numbers.n), "e": _b64(numbers.e)}]}
 
     def openid_configuration(self) -> dict[str, Any]:
+        """What a browser's sign-in needs (local/standins/oidc_flow.py): authorization code + PKCE."""
         return {
             "issuer": self.issuer,
+            "authorization_endpoint": f"{self.issuer}/authorize",
+            "token_endpoint": f"{self.issuer}/token",
             "jwks_uri": f"{self.issuer}/.well-known/jwks.json",
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "subject_types_supported": ["public"],
+            "scopes_supported": ["openid", "approvals:respond", "runs:read", "interrupts:mint"],
             "id_token_signing_alg_values_supported": ["RS256"],
         }
 

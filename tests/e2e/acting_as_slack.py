@@ -5,12 +5,12 @@ failures, and the run's debug events."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 import uuid
 from typing import Any
 
 from tests.e2e.conftest import LocalStackHandle, run_local
+from tests.e2e.waiting import wait_for
 from tests.support.slack_requests import button, click_body, signed_headers
 
 TEAM = "TLOCAL0001"
@@ -59,15 +59,6 @@ def start(stack: LocalStackHandle, interrupt: dict[str, Any]) -> tuple[str, str]
         input=json.dumps({"interrupt": interrupt}),
     )["executionArn"]
     return run_id, arn
-
-
-def wait_for(probe: Any, timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (result := probe()) is not None:
-            return result
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting")
 
 
 def inbox(stack: LocalStackHandle, run_id: str, *filters: str) -> list[dict[str, Any]]:

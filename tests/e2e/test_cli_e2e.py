@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import tomllib
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +17,7 @@ import pytest
 
 from local.stack_process import free_port, stack_environment
 from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, run_local
+from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -29,6 +29,7 @@ NEEDS_A_STACK = [
     ["directory", "list", "--group", "release"],
     ["directory", "add-member", "--group", "release", "--principal", "bob"],
     ["directory", "remove-member", "--role", "oncall", "--principal", "bob"],
+    ["inbox-backfill", "--dry-run"],
 ]
 HELPS = [
     [],
@@ -39,6 +40,7 @@ HELPS = [
     ["directory"],
     ["directory", "add-member"],
     ["directory", "list"],
+    ["inbox-backfill"],
 ]
 
 
@@ -117,15 +119,6 @@ def test_a_usage_error_is_one_line_and_exit_1(command: list[str]) -> None:
 def notices(stack: LocalStackHandle, *filters: str) -> list[dict[str, Any]]:
     listed = run_local(["dev-inbox", "--json", *filters], stack.environment)
     return [json.loads(line) for line in listed.stdout.splitlines() if line.strip()]
-
-
-def wait_for(probe: Any, timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (result := probe()) is not None:
-            return result
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting")
 
 
 def test_dev_inbox_lists_all_of_25_notifications_and_finds_each(local_stack: LocalStackHandle) -> None:

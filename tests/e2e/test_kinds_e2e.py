@@ -5,13 +5,13 @@ both modes, and every event validated against schemas/v2/run-event-payloads.sche
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import LocalStackHandle
+from tests.e2e.waiting import wait_for
 from tests.support.event_schema import problems_of
 
 pytestmark = pytest.mark.e2e
@@ -33,15 +33,6 @@ def token_for(stack: LocalStackHandle, sub: str, scopes: str, tenant: str | None
     if key not in _tokens:
         _tokens[key] = stack.jwt(sub, scopes, tenant=tenant)
     return _tokens[key]
-
-
-def wait_for(probe: Any, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (result := probe()) is not None:
-            return result
-        time.sleep(0.1)
-    raise AssertionError("timed out")
 
 
 def new_run_id(machine: str) -> str:

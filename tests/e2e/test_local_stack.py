@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import signal
 import socket
-import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -18,6 +17,7 @@ from local.stack_process import stack_environment, started_stack
 from local.standins.jwt_issuer import LocalIssuer, caller_claims
 from local.state.state_dir import StateDir
 from tests.e2e.conftest import LocalStackHandle, run_local
+from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -149,15 +149,6 @@ def test_issuer_publishes_its_jwks(local_stack: LocalStackHandle) -> None:
     assert answer.status == 200
     (key,) = answer.json()["keys"]
     assert key["kty"] == "RSA" and key["alg"] == "RS256" and key["kid"] == _issuer(local_stack).key_id
-
-
-def wait_for(probe: Any, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (result := probe()) is not None:
-            return result
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting")
 
 
 def run_snapshot(local_stack: LocalStackHandle, run_id: str) -> dict[str, Any] | None:

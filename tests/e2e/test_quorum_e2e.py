@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import LocalStackHandle, run_local
+from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -72,15 +72,6 @@ class Run:
     def _finished(self) -> dict[str, Any] | None:
         execution: dict[str, Any] = self.stack.sfn.describe_execution(executionArn=self.execution_arn)
         return None if execution["status"] == "RUNNING" else execution
-
-
-def wait_for(probe: Any, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (result := probe()) is not None:
-            return result
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting")
 
 
 def directory(stack: LocalStackHandle, *arguments: str) -> str:

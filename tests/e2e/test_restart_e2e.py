@@ -4,7 +4,6 @@ SIGINT is resolved after the next start through the link sent before it; --fresh
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -12,19 +11,11 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import LocalStackHandle, run_local, running_stack
+from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
 DECISION = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
-
-
-def wait_for(probe: Any, timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (result := probe()) is not None:
-            return result
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting")
 
 
 def link_of(stack: LocalStackHandle, run_id: str) -> str | None:

@@ -5,7 +5,6 @@ its paginated events; typed errors for 400, 404 and 409."""
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import LocalStackHandle
+from tests.e2e.waiting import wait_for as eventually
 from waitgate.sdk import (
     Approval,
     ApprovalDecision,
@@ -32,15 +32,6 @@ SCOPES = "approvals:respond runs:read interrupts:mint"
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def eventually(probe: Any, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (result := probe()) is not None:
-            return result
-        time.sleep(0.1)
-    raise AssertionError("timed out")
 
 
 @pytest.fixture(scope="module")

@@ -15,14 +15,18 @@ from waitgate.approval import Memberships
 from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, GuardFailedError, TaskGoneError
 from waitgate.notices import InterruptNotice
 from waitgate.records import (
+    DecisionReceipt,
     EventMode,
     EventPage,
     ExecutionLink,
     ExecutionLinkRef,
     GuardSubject,
     IdempotencyRef,
+    InboxFilter,
     InterruptRecord,
     JSONObject,
+    PendingPage,
+    ReceiptPage,
     ReentryKey,
     RunChange,
     RunEvent,
@@ -43,6 +47,7 @@ class MemoryStore:
         self.answers: dict[str, StoredAnswer] = {}  # by record id: a key's scope is not the run
         self.guarded: dict[GuardSubject, dict[str, str]] = {}
         self.reentry: dict[tuple[RunRef, str], ReentryKey] = {}
+        self.receipts: list[DecisionReceipt] = []
         self.commits = 0
         self.reads = 0
         self._lock = threading.Lock()
@@ -177,6 +182,7 @@ class MemoryStore:
                 self.answers[change.answer[0].record_id] = change.answer[1]
             if change.reentry is not None:
                 self.reentry[(run, change.reentry.key)] = change.reentry
+            self.receipts.extend(change.receipts)
             self.commits += 1
 
 
@@ -222,6 +228,76 @@ class MemoryRunIndex:
     def interrupts_of_run(self, run: RunRef) -> tuple[InterruptRecord, ...]:
         found = [record for (owner, _), record in self._store.interrupts.items() if owner == run]
         return tuple(sorted(found, key=lambda record: record.node_id))
+
+
+class MemoryInbox:
+    """The inbox over a MemoryStore, as the DynamoDB adapter reads it: the pending interrupts in the
+    index's order (deadline, none last, then age), `limit` examined after the cursor, the filters
+    applied to those; a full examined page has a `next`. Cursors are the examined position."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+        self.queries = 0
+
+    def pending(self, page: InboxFilter) -> PendingPage:
+        from waitgate.adapters.dynamodb_items import pending_order
+
+        self.queries += 1
+        ordered = sorted(
+            (
+                (pending_order(record), record)
+                for (run, _), record in self._store.interrupts.items()
+                if run.tenant_id == page.tenant_id and record.status == "pending"
+            ),
+            key=lambda pair: (pair[0], pair[1].run.run_id, pair[1].node_id),
+        )
+        start = _position(page.cursor)
+        examined = [pair for pair in ordered if _key(pair) > start][: page.limit]
+        records = tuple(
+            replace(record, task_token="")
+            for _, record in examined
+            if (page.kind is None or record.kind == page.kind)
+            and (page.run_id is None or record.run.run_id == page.run_id)
+        )
+        following = "|".join(_key(examined[-1])) if len(examined) == page.limit else None
+        return PendingPage(records, following)
+
+    def decided(self, principal: str, page: InboxFilter) -> ReceiptPage:
+        self.queries += 1
+        mine = sorted(
+            (
+                r
+                for r in self._store.receipts
+                if r.principal == principal and r.run.tenant_id == page.tenant_id
+            ),
+            key=lambda r: (r.resolved_at, r.interrupt_id),
+            reverse=True,
+        )
+        start = int(page.cursor) if page.cursor else 0
+        examined = mine[start : start + page.limit]
+        receipts = tuple(
+            r
+            for r in examined
+            if (page.kind is None or r.kind == page.kind)
+            and (page.run_id is None or r.run.run_id == page.run_id)
+        )
+        following = str(start + page.limit) if len(examined) == page.limit else None
+        return ReceiptPage(receipts, following)
+
+
+def _key(pair: tuple[str, InterruptRecord]) -> tuple[str, str, str]:
+    return (pair[0], pair[1].run.run_id, pair[1].node_id)
+
+
+def _position(cursor: str | None) -> tuple[str, str, str]:
+    if cursor is None:
+        return ("", "", "")
+    parts = cursor.split("|")
+    if len(parts) != 3:
+        from waitgate.errors import ValidationFailedError
+
+        raise ValidationFailedError("cursor must be the `next` of an earlier page.", path="cursor")
+    return (parts[0], parts[1], parts[2])
 
 
 RefKind = Literal["group", "role"]

@@ -183,3 +183,21 @@ def test_docs_with_a_trailing_slash_redirects_to_the_page(handler: Handler) -> N
     # When the function answers, Then it sends the browser to the page, whose links are relative to /docs
     answer = handler(event)
     assert (answer["statusCode"], answer["headers"]["Location"]) == (308, "../docs")
+
+
+def test_the_inbox_operations_are_listed_with_their_scopes_and_query(document: dict[str, Any]) -> None:
+    # Given the inbox (docs/inbox.md) / Then its three operations, either scope for the JWT ones
+    by_id = {o["operationId"]: o for o in operations(document).values()}
+    assert by_id["listInterrupts"]["security"] == [
+        {"bearerJwt": ["approvals:respond"]},
+        {"bearerJwt": ["runs:read"]},
+    ]
+    assert by_id["getInboxItem"]["security"] == by_id["listInterrupts"]["security"]
+    assert by_id["getInboxPage"]["security"] == []
+    query = {p["name"]: p for p in by_id["listInterrupts"]["parameters"]}
+    assert set(query) == {"status", "eligible", "decidedBy", "kind", "runId", "limit", "cursor"}
+    assert query["limit"]["schema"]["maximum"] == 100
+    listed = document["components"]["schemas"]["InterruptList"]
+    assert set(listed["properties"]) == {"items", "next"} and listed["required"] == ["items"]
+    resolve = by_id["resolveInterruptByRun"]["requestBody"]["content"]
+    assert set(resolve) == {"application/json", "application/x-www-form-urlencoded"}

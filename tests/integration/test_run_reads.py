@@ -149,8 +149,9 @@ def test_a_resolve_costs_the_same_with_1_and_with_10000_events(
     assert steps.resolve("run-long", "Interrupt", {"label": "ok"})[0] == 200
     long_calls = list(dynamodb_calls)
     # Then both made exactly the same DynamoDB calls: one read of two items, one transaction (snapshot,
-    # node, event, re-entry key) and, once delivered, one conditional update marking it delivered
-    expected = [("BatchGetItem", 2), ("TransactWriteItems", 4), ("UpdateItem", 0)]
+    # node, event, re-entry key, the decider's receipt: docs/inbox.md) and, once delivered, one
+    # conditional update marking it delivered
+    expected = [("BatchGetItem", 2), ("TransactWriteItems", 5), ("UpdateItem", 0)]
     assert fresh_calls == long_calls == expected
     assert steps.output_of(long) == {"label": "ok"}
 

@@ -87,6 +87,7 @@ def test_http_routes_use_the_jwt_authorizer_unless_they_carry_their_own_token(
         "/docs/{asset}",
         "/.local-issuer",
         "/channels/slack/interactions",  # Slack's request signature is its credential
+        "/inbox",  # the signed-in page: it holds no data, its script signs in (docs/inbox.md)
     }
     for function in resources_of(template, "AWS::Serverless::Function").values():
         for event in function["Properties"].get("Events", {}).values():
@@ -268,11 +269,11 @@ def test_every_alarm_notifies_the_optional_topic_and_is_explained_in_operations(
 
 
 def test_every_function_is_watched_by_a_handler_errors_alarm(template: dict[str, Any]) -> None:
-    # Given the two handler-errors alarms (CloudWatch allows 10 metrics in one)
+    # Given the handler-errors alarms (CloudWatch allows 10 metrics in one)
     resources = template["Resources"]
     watched = [
         query["MetricStat"]["Metric"]["Dimensions"][0]["Value"]["Ref"]
-        for name in ("HttpHandlerErrorsAlarm", "WorkflowHandlerErrorsAlarm")
+        for name in ("HttpHandlerErrorsAlarm", "ReadHandlerErrorsAlarm", "WorkflowHandlerErrorsAlarm")
         for query in resources[name]["Properties"]["Metrics"]
         if "MetricStat" in query
     ]

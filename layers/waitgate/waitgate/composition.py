@@ -17,6 +17,7 @@ from waitgate.settings import settings
 if TYPE_CHECKING:
     from waitgate.adapters.powertools_telemetry import PowertoolsTelemetry
     from waitgate.adapters.slack_web_api import SlackWebApi
+    from waitgate.page.inbox import SignIn
     from waitgate.ports import (
         Channel,
         Contacts,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from waitgate.service.deliver_notice import ChannelDependencies
     from waitgate.service.deliver_resolution import DeliveryDependencies
     from waitgate.service.escalate_interrupt import EscalationDependencies
+    from waitgate.service.list_interrupts import InboxDependencies
     from waitgate.service.mint_token import LinkSettings, MintDependencies
     from waitgate.service.notify import NotificationDependencies
     from waitgate.service.record_decision import DecisionDependencies
@@ -250,6 +252,53 @@ def resolve_dependencies() -> ResolveDependencies:
         notifier=notifier(),
         telemetry=telemetry(),
     )
+
+
+def inbox_dependencies() -> InboxDependencies:
+    from waitgate.adapters.dynamodb_inbox import DynamoDbInbox
+    from waitgate.service.list_interrupts import InboxDependencies
+
+    return InboxDependencies(
+        inbox=DynamoDbInbox(aws_client("dynamodb"), settings().table_name),
+        clock=SystemClock(),
+        directory=directory(),
+        approval=approval_config(),
+    )
+
+
+def inbox_sign_in() -> SignIn:
+    """The /inbox page's sign-in: the endpoints as configured, else from the issuer's discovery
+    document (read once per instance; a failed read is tried again on the next request)."""
+    from waitgate.page.inbox import SignIn
+
+    configured = settings()
+    common = {
+        "client_id": configured.inbox_client_id,
+        "scope": configured.inbox_scopes,
+        "authorize_parameters": configured.inbox_authorize_parameters,
+        "tenant_claim": configured.tenant_claim,
+    }
+    if not configured.inbox_client_id:
+        return SignIn(
+            **common, problem="Sign-in is not configured on this host (InboxClientId, docs/inbox.md)."
+        )
+    authorize, token = configured.inbox_authorization_endpoint, configured.inbox_token_endpoint
+    if not (authorize and token):
+        from waitgate.adapters.oidc_discovery import DiscoveryFailedError
+
+        try:
+            found = _discovered(configured.oidc_issuer)
+        except DiscoveryFailedError as error:
+            return SignIn(**common, problem=f"Sign-in is unavailable: {error}")
+        authorize, token = authorize or found[0], token or found[1]
+    return SignIn(**common, authorization_endpoint=authorize, token_endpoint=token)
+
+
+@lru_cache(maxsize=4)
+def _discovered(issuer: str) -> tuple[str, str]:
+    from waitgate.adapters.oidc_discovery import endpoints_of
+
+    return endpoints_of(issuer)
 
 
 @lru_cache(maxsize=1)

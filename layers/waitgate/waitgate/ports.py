@@ -16,8 +16,11 @@ from waitgate.records import (
     EventPage,
     ExecutionLink,
     IdempotencyRef,
+    InboxFilter,
     InterruptRecord,
     JSONObject,
+    PendingPage,
+    ReceiptPage,
     RunChange,
     RunRef,
     RunSnapshot,
@@ -75,6 +78,22 @@ class InterruptStore(Protocol):
 
     def events(self, run: RunRef, after: int, limit: int, modes: frozenset[EventMode]) -> EventPage:
         """At most `limit` events examined after seq `after`, those of `modes` returned, in seq order."""
+        ...
+
+
+class Inbox(Protocol):
+    """What waits for people, read with one query per page whatever the table's history
+    (docs/inbox.md): the sparse index of pending interrupts, and each principal's decision receipts."""
+
+    def pending(self, page: InboxFilter) -> PendingPage:
+        """One read of the tenant's pending interrupts, by deadline then age (no deadline last):
+        `page.limit` examined after `page.cursor`, those matching `kind` / `run_id` returned.
+        ValidationFailedError(path="cursor") for a cursor this store did not give."""
+        ...
+
+    def decided(self, principal: str, page: InboxFilter) -> ReceiptPage:
+        """One read of what `principal` decided in the tenant, newest first (receipts are kept
+        DECIDED_RETENTION_DAYS days)."""
         ...
 
 

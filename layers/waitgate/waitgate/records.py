@@ -222,6 +222,27 @@ class GuardedItem:
 
 
 @dataclass(frozen=True)
+class DecisionReceipt:
+    """What one principal decided: a person's answer that resolved an interrupt (for an approval, each
+    voter of the tally that decided it). Written in the resolution's own transaction, kept a while
+    (`DECIDED_RETENTION_DAYS`), listed by `GET /interrupts?status=resolved&decidedBy=me` (docs/inbox.md)."""
+
+    principal: str
+    run: RunRef
+    node_id: str
+    interrupt_id: str
+    kind: str
+    title: str
+    requested_at: str
+    resolved_at: str
+    action: str | None = None  # the decision's action (an approval's, or a resume value's `action`)
+    vote: JSONObject | None = None  # the principal's own vote on an approval: {action, decidedAt, feedback?}
+
+
+DECIDED_RETENTION_DAYS = 30
+
+
+@dataclass(frozen=True)
 class RunChange:
     """One atomic change to a run: all of it commits, or none (conditions on what was read)."""
 
@@ -232,6 +253,7 @@ class RunChange:
     guarded: tuple[GuardedItem, ...] = ()
     answer: tuple[IdempotencyRef, StoredAnswer] | None = None  # committed with the change it answers
     reentry: ReentryKey | None = None  # written unless another interrupt holds the key
+    receipts: tuple[DecisionReceipt, ...] = ()  # who decided a resolution (written with it)
 
 
 @dataclass(frozen=True)
@@ -240,3 +262,32 @@ class EventPage:
 
     events: tuple[RunEvent, ...]
     next: int | None = None
+
+
+@dataclass(frozen=True)
+class InboxFilter:
+    """Which interrupts of a tenant a page of the inbox reads: at most `limit` examined after `cursor`
+    (the previous page's `next`, opaque), only those of `kind` and of `run_id` when given."""
+
+    tenant_id: str
+    limit: int
+    cursor: str | None = None
+    kind: str | None = None
+    run_id: str | None = None
+
+
+@dataclass(frozen=True)
+class PendingPage:
+    """Pending interrupts of a tenant, by deadline then age (none last); `next` when there may be more.
+    The records are as the pending index holds them: everything but the task token (empty here)."""
+
+    records: tuple[InterruptRecord, ...]
+    next: str | None = None
+
+
+@dataclass(frozen=True)
+class ReceiptPage:
+    """A principal's decision receipts, newest first; `next` when there may be more."""
+
+    receipts: tuple[DecisionReceipt, ...]
+    next: str | None = None

@@ -52,6 +52,14 @@ class Settings(BaseModel):
     notification_attempts: int = Field(default=5, ge=1)
     notification_retry_base_seconds: float = Field(default=30, gt=0)
 
+    # The /inbox page's sign-in (docs/inbox.md): the issuer, the public client, its endpoints.
+    oidc_issuer: str = ""
+    inbox_client_id: str = ""
+    inbox_scopes: str = "openid approvals:respond runs:read"
+    inbox_authorization_endpoint: str = ""
+    inbox_token_endpoint: str = ""
+    inbox_authorize_parameters: str = ""
+
     @classmethod
     def from_environment(cls) -> Settings:
         env = os.environ
@@ -79,6 +87,12 @@ class Settings(BaseModel):
             slack_secret_prefix=env.get("SLACK_SECRET_PREFIX", ""),
             notification_attempts=int(env.get("NOTIFICATION_ATTEMPTS") or 5),
             notification_retry_base_seconds=float(env.get("NOTIFICATION_RETRY_BASE_SECONDS") or 30),
+            oidc_issuer=env.get("OIDC_ISSUER", ""),
+            inbox_client_id=env.get("INBOX_CLIENT_ID", ""),
+            inbox_scopes=env.get("INBOX_SCOPES") or "openid approvals:respond runs:read",
+            inbox_authorization_endpoint=env.get("INBOX_AUTHORIZATION_ENDPOINT", ""),
+            inbox_token_endpoint=env.get("INBOX_TOKEN_ENDPOINT", ""),
+            inbox_authorize_parameters=env.get("INBOX_AUTHORIZE_PARAMETERS", ""),
         )
 
 

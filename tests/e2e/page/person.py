@@ -5,7 +5,6 @@ wait is for something the page shows, never for time."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -14,6 +13,7 @@ from typing import Any
 from tests.e2e.conftest import LocalStackHandle, run_local
 from tests.e2e.page.browsers import WAIT_SECONDS, Axe
 from tests.e2e.test_kinds_e2e import token_for
+from tests.e2e.waiting import wait_for
 
 
 class Person:
@@ -161,13 +161,7 @@ def start_run(stack: LocalStackHandle, machine: str, run_input: dict[str, Any], 
 
 
 def wait_until(probe: Any, what: str) -> Any:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
-        found = probe()
-        if found is not None and found is not False:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+    return wait_for(probe, interval=0.1, what=what)
 
 
 def waiting_at(stack: LocalStackHandle, run_id: str, node_id: str) -> None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.records import (
+    DECIDED_RETENTION_DAYS,
     ConversationRef,
+    DecisionReceipt,
     ExecutionLinkRef,
     GuardedItem,
     GuardSubject,
@@ -112,6 +115,34 @@ def snapshot_from_item(item: Item) -> RunSnapshot:
     )
 
 
+# The sparse index of pending interrupts (template.yaml, InterruptsTable's PendingByDeadline): its key
+# attributes are on a node item only while its interrupt is pending. Every write of a node item is a
+# whole Put of `interrupt_item`, so the write that ends an interrupt (resolution, expiry, cancellation)
+# is the one that takes it out of the index, in its own transaction.
+PENDING_INDEX = "PendingByDeadline"
+PENDING_PK = "pendingTenant"
+PENDING_SK = "pendingOrder"
+NO_DEADLINE = "~"  # sorts after every RFC 3339 time: an interrupt without a deadline comes last
+
+
+def pending_pk(tenant_id: str) -> str:
+    return f"TENANT#{tenant_id}"
+
+
+def _sortable(moment: str) -> str:
+    """An RFC 3339 time as the 24 characters that sort as time does (UTC, milliseconds, Z)."""
+    try:
+        return rfc3339(parse_rfc3339(moment))
+    except ValueError:
+        return moment
+
+
+def pending_order(record: InterruptRecord) -> str:
+    """Deadline first (none last), then age (oldest first), then the ULID (unique)."""
+    deadline = _sortable(record.deadline) if record.deadline else NO_DEADLINE
+    return f"{deadline}#{_sortable(record.requested_at)}#{record.interrupt_id}"
+
+
 def interrupt_item(record: InterruptRecord) -> Item:
     item = key_of(run_pk(record.run), node_sk(record.node_id))
     item.update(
@@ -138,10 +169,26 @@ def interrupt_item(record: InterruptRecord) -> Item:
     if record.escalation is not None:
         item["escalation"] = _json(record.escalation)
         item["escalated"] = _json(list(record.escalated))
+    if record.status == "pending":
+        item[PENDING_PK] = _s(pending_pk(record.run.tenant_id))
+        item[PENDING_SK] = _s(pending_order(record))
     return item
 
 
+def pending_index_keys(item: Item) -> dict[str, dict[str, str]]:
+    """The index's key attributes a node item should carry (none unless pending): for an item written
+    before the index existed, which has none (docs/inbox.md, "A table with pending interrupts")."""
+    if (
+        not item.get("sk", {}).get("S", "").startswith("NODE#")
+        or item.get("status", {}).get("S") != "pending"
+    ):
+        return {}
+    record = interrupt_from_item(item)
+    return {PENDING_PK: _s(pending_pk(record.run.tenant_id)), PENDING_SK: _s(pending_order(record))}
+
+
 def interrupt_from_item(item: Item) -> InterruptRecord:
+    """A node item, or its copy in the pending index (which holds no task token: it reads as "")."""
     return InterruptRecord(
         run=RunRef(item["tenantId"]["S"], item["runId"]["S"]),
         node_id=item["nodeId"]["S"],
@@ -149,7 +196,7 @@ def interrupt_from_item(item: Item) -> InterruptRecord:
         kind=item["kind"]["S"],
         key=item["key"]["S"],
         payload=json.loads(item["payload"]["S"]),
-        task_token=item["taskToken"]["S"],
+        task_token=item.get("taskToken", {}).get("S", ""),
         requested_at=item["requestedAt"]["S"],
         status=item["status"]["S"],
         version=int(item["version"]["N"]),
@@ -260,3 +307,54 @@ def _guard_condition(guard: GuardedItem) -> dict[str, Any]:
     if names:
         condition.update(ExpressionAttributeNames=names, ExpressionAttributeValues=values)
     return condition
+
+
+# What a principal decided (docs/inbox.md): one item per principal and resolution, outside the runs'
+# partitions, written in the resolution's own transaction and deleted by TTL after the retention.
+def decided_pk(tenant_id: str, principal: str) -> str:
+    return f"DECIDED#{tenant_id}#{principal}"
+
+
+def receipt_sk(receipt: DecisionReceipt) -> str:
+    run = receipt.run
+    return f"{_sortable(receipt.resolved_at)}#{run.run_id}#{receipt.interrupt_id}#{receipt.node_id}"
+
+
+def receipt_item(receipt: DecisionReceipt) -> Item:
+    item = key_of(decided_pk(receipt.run.tenant_id, receipt.principal), receipt_sk(receipt))
+    item.update(
+        principal=_s(receipt.principal),
+        runId=_s(receipt.run.run_id),
+        tenantId=_s(receipt.run.tenant_id),
+        nodeId=_s(receipt.node_id),
+        interruptId=_s(receipt.interrupt_id),
+        kind=_s(receipt.kind),
+        title=_s(receipt.title),
+        requestedAt=_s(receipt.requested_at),
+        resolvedAt=_s(receipt.resolved_at),
+    )
+    _optional(item, "action", receipt.action)
+    if receipt.vote is not None:
+        item["vote"] = _json(receipt.vote)
+    try:
+        resolved = int(parse_rfc3339(receipt.resolved_at).timestamp())
+    except ValueError:
+        resolved = 0
+    if resolved:
+        item["ttl"] = _n(resolved + DECIDED_RETENTION_DAYS * 24 * 3600)
+    return item
+
+
+def receipt_from_item(item: Item) -> DecisionReceipt:
+    return DecisionReceipt(
+        principal=item["principal"]["S"],
+        run=RunRef(item["tenantId"]["S"], item["runId"]["S"]),
+        node_id=item["nodeId"]["S"],
+        interrupt_id=item["interruptId"]["S"],
+        kind=item["kind"]["S"],
+        title=item["title"]["S"],
+        requested_at=item["requestedAt"]["S"],
+        resolved_at=item["resolvedAt"]["S"],
+        action=item.get("action", {}).get("S"),
+        vote=json.loads(item["vote"]["S"]) if "vote" in item else None,
+    )

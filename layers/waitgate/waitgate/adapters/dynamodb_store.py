@@ -146,6 +146,7 @@ def _transaction(table: str, change: RunChange) -> list[dict[str, Any]]:
         )
     if change.reentry is not None:
         writes.append(_reentry_put(table, change))
+    writes.extend({"Put": {"TableName": table, "Item": items.receipt_item(r)}} for r in change.receipts)
     writes.extend(items.guarded_write(table, guard) for guard in change.guarded)
     if change.answer is not None:
         writes.append({"Put": answers.answer_put(table, *change.answer)})
@@ -196,8 +197,8 @@ def _failed_guard(error: Exception, change: RunChange) -> GuardFailedError | Non
     """The guard that failed, when only guards failed (a moved run item is a concurrent update)."""
     reasons = _cancellation_reasons(error)
     failed = [index for index, code in enumerate(reasons) if code == "ConditionalCheckFailed"]
-    first_guard = len(reasons) - len(change.guarded)
-    if not change.guarded or not failed or failed[0] < first_guard:
+    first_guard = len(reasons) - len(change.guarded) - (1 if change.answer is not None else 0)
+    if not change.guarded or not failed or not first_guard <= failed[0] < first_guard + len(change.guarded):
         return None
     return GuardFailedError(change.guarded[failed[0] - first_guard].label)
 

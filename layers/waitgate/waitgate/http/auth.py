@@ -41,11 +41,15 @@ def scopes_of(claims: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(raw.split())
 
 
-def caller_from_jwt(event: Mapping[str, Any], *, required_scope: str, tenant_claim: str) -> Caller:
+def caller_from_jwt(
+    event: Mapping[str, Any], *, required_scope: str | tuple[str, ...], tenant_claim: str
+) -> Caller:
+    """The caller, who must hold `required_scope` (a tuple: any one of them)."""
     claims = jwt_claims(event)
     scopes = scopes_of(claims)
-    if required_scope not in scopes:
-        raise ForbiddenError(f"The bearer token lacks the scope {required_scope}.")
+    wanted = (required_scope,) if isinstance(required_scope, str) else required_scope
+    if not scopes & set(wanted):
+        raise ForbiddenError(f"The bearer token lacks the scope {' or '.join(wanted)}.")
     check_principal(str(claims["sub"]), bearer=True)
     tenant = str(claims.get(tenant_claim) or DEFAULT_TENANT)
     try:
@@ -55,8 +59,9 @@ def caller_from_jwt(event: Mapping[str, Any], *, required_scope: str, tenant_cla
     return Caller(principal=str(claims["sub"]), tenant_id=tenant, via="jwt", scopes=scopes)
 
 
-def bearer_caller(app: APIGatewayHttpResolver, scope: str) -> Caller:
-    """The current request's bearer-JWT caller, who must hold `scope` (tenant from the configured claim)."""
+def bearer_caller(app: APIGatewayHttpResolver, scope: str | tuple[str, ...]) -> Caller:
+    """The current request's bearer-JWT caller, who must hold `scope` (a tuple: any of them; tenant
+    from the configured claim)."""
     from waitgate.settings import settings
 
     return caller_from_jwt(

@@ -44,11 +44,11 @@ def page_context(
         asks=record.asks,
         refusal=refusal,
         notice=notice,
-        on_deadline=_resolved_with(record.escalation),
+        on_deadline=resolved_with(record.escalation),
     )
 
 
-def _resolved_with(policy: dict[str, Any] | None) -> Any:
+def resolved_with(policy: dict[str, Any] | None) -> Any:
     """What an escalation policy resolves the interrupt with at its deadline, if it does."""
     on_deadline = (policy or {}).get("onDeadline")
     return on_deadline.get("resolveWith") if isinstance(on_deadline, dict) else None

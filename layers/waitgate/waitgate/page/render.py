@@ -72,23 +72,33 @@ class PageContext:
     refusal: Refusal | None = None
     notice: str = ""  # what the page says first: "Your question was sent."
     on_deadline: Any = None  # the escalation policy's resolveWith: what the deadline decides, if anything
+    view_only: str = "This link lets you see this request, not answer it."  # said instead of the form
 
 
 @dataclass(frozen=True)
 class RenderedPage:
     html: str
     nonce: str = field(repr=False)
+    connect: tuple[str, ...] = ()  # origins the page's script may fetch from besides its own
 
     @property
     def content_security_policy(self) -> str:
         nonce = f"'nonce-{self.nonce}'"
+        connect = " ".join(("'self'", *self.connect))
         return (
-            f"default-src 'none'; script-src {nonce}; style-src {nonce}; connect-src 'self'; "
+            f"default-src 'none'; script-src {nonce}; style-src {nonce}; connect-src {connect}; "
             "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
         )
 
 
 def interrupt_page(context: PageContext) -> RenderedPage:
+    title, main, footer = interrupt_parts(context)
+    return layout_page(title, footer, main, with_script=context.may_resolve)
+
+
+def interrupt_parts(context: PageContext) -> tuple[str, str, str]:
+    """The page's title, its main content and its footer (HTML, escaped): what the link page shows,
+    and what the inbox opens in place."""
     payload = context.payload
     kind = str(payload.get("kind", ""))
     raw_data = payload.get("data")
@@ -115,12 +125,12 @@ def interrupt_page(context: PageContext) -> RenderedPage:
     footer = (
         f"waitgate · run <code>{escape(context.run_id)}</code> · step <code>{escape(context.node_id)}</code>"
     )
-    return layout_page(title, footer, "\n".join(p for p in parts if p), with_script=context.may_resolve)
+    return title, "\n".join(p for p in parts if p), footer
 
 
 def _decision(context: PageContext, kind: str, data: dict[str, Any]) -> str:
     if not context.may_resolve:
-        return '<p class="notice">This link lets you see this request, not answer it.</p>'
+        return f'<p class="notice">{escape(context.view_only)}</p>'
     page_form = page_form_of(context.payload)
     voted = kind == "approval" and approval_view.own_vote(context.votes, context.principal) is not None
     if voted:
@@ -230,14 +240,26 @@ def error_page(status: int, code: str = "", detail: str = "") -> RenderedPage:
     return layout_page(heading, "waitgate", main, with_script=False)
 
 
-def layout_page(title: str, footer: str, main: str, *, with_script: bool) -> RenderedPage:
-    """`main` and `footer` are HTML already escaped by their builders."""
+def layout_page(
+    title: str,
+    footer: str,
+    main: str,
+    *,
+    with_script: bool,
+    more_script: Template | None = None,
+    connect: tuple[str, ...] = (),
+) -> RenderedPage:
+    """`main` and `footer` are HTML already escaped by their builders. Every script and style is
+    inline under this response's nonce; `more_script` (a template of `$nonce`) comes after the page's
+    own, and `connect` names origins besides the page's own that it may fetch from."""
     nonce = secrets.token_urlsafe(18)
     script = _SCRIPT.substitute(nonce=nonce) if with_script else ""
+    if more_script is not None:
+        script += more_script.substitute(nonce=nonce)
     html = _LAYOUT.substitute(
         title=escape(title), nonce=nonce, css=_CSS, main=main, footer=footer, script=script
     )
-    return RenderedPage(html=html, nonce=nonce)
+    return RenderedPage(html=html, nonce=nonce, connect=connect)
 
 
 def title_of(kind: str, data: dict[str, Any]) -> str:

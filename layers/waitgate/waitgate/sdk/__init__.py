@@ -46,7 +46,7 @@ from waitgate.sdk.builders import (
     LowConfidence,
     Question,
 )
-from waitgate.sdk.client import MintedLink, Resolution, TokenInspection, WaitgateClient
+from waitgate.sdk.client import InboxPage, MintedLink, Resolution, TokenInspection, WaitgateClient
 from waitgate.sdk.decisions import ApprovalDecision, ClarificationAnswers, Refinement, ResumeValueError, Vote
 from waitgate.sdk.escalation import Approvers, Escalation, EscalationStep, ResolveWith
 from waitgate.sdk.interop import (
@@ -77,6 +77,7 @@ __all__ = [
     "Forbidden",
     "IdempotencyKeyInFlight",
     "IdempotencyKeyReused",
+    "InboxPage",
     "InternalError",
     "InterruptAlreadyResolved",
     "InterruptBuilder",

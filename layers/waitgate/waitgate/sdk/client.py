@@ -1,4 +1,5 @@
-"""A client for waitgate's HTTP API (stdlib only): resolve, inspect, mint, runs, events, capabilities.
+"""A client for waitgate's HTTP API (stdlib only): resolve, inspect, mint, runs, events, the inbox
+(`pending`, `decided`), capabilities.
 
     client = WaitgateClient("https://api.example.com", token_provider=lambda: my_jwt())
     client.resolve_by_run("release-42", "Approve", {"action": "accept", "decidedAt": now})
@@ -56,6 +57,16 @@ class MintedLink:
     token: str = field(repr=False)
     url: str = field(repr=False)
     expires_at: datetime
+
+
+@dataclass(frozen=True)
+class InboxPage:
+    """One page of `GET /interrupts`: its items (JSON objects: runId, nodeId, interruptId, kind, title,
+    requestedAt, deadline?, progress?, myVote?, matchedBy?, ...) and the cursor of the next page, None
+    on the last. A page may hold fewer items than asked for (even none) and still have a next."""
+
+    items: list[dict[str, Any]]
+    next: str | None = None
 
 
 @dataclass(frozen=True)
@@ -153,6 +164,52 @@ class WaitgateClient:
             if "next" not in page:
                 return
             after = page["next"]
+
+    def pending(
+        self,
+        *,
+        eligible: str = "me",
+        kind: str | None = None,
+        run_id: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> Iterator[InboxPage]:
+        """GET /interrupts?status=pending (scope approvals:respond or runs:read), page after page:
+        what the caller may act on now (`eligible="any"`, with runs:read: every pending interrupt
+        of the tenant), by deadline then age. Stops after the page without a `next`."""
+        query: dict[str, Any] = {"status": "pending", "limit": limit}
+        if eligible != "me":
+            query["eligible"] = eligible
+        return self._pages(query, kind, run_id, cursor)
+
+    def decided(
+        self,
+        *,
+        kind: str | None = None,
+        run_id: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> Iterator[InboxPage]:
+        """GET /interrupts?status=resolved&decidedBy=me, page after page: what the caller decided
+        (kept 30 days), newest first."""
+        return self._pages({"status": "resolved", "decidedBy": "me", "limit": limit}, kind, run_id, cursor)
+
+    def _pages(
+        self, query: dict[str, Any], kind: str | None, run_id: str | None, cursor: str | None
+    ) -> Iterator[InboxPage]:
+        if kind is not None:
+            query["kind"] = kind
+        if run_id is not None:
+            query["runId"] = run_id
+        while True:
+            if cursor is not None:
+                query["cursor"] = cursor
+            body = self._get(f"/interrupts?{urllib.parse.urlencode(query)}").body
+            page = InboxPage(list(body["items"]), body.get("next"))
+            yield page
+            if page.next is None:
+                return
+            cursor = page.next
 
     def capabilities(self) -> dict[str, Any]:
         """GET /capabilities (public)."""

@@ -10,6 +10,7 @@ replay the read alone (docs/idempotency.md).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -24,6 +25,7 @@ from waitgate.service.rules import conversation, event_log, reentry
 from waitgate.service.rules.answerable import pending_record
 from waitgate.service.rules.approver_config import ApprovalConfig, NoDirectory, eligibility_of
 from waitgate.service.rules.event_log import EventEntry
+from waitgate.service.rules.inbox_items import decision_receipts
 from waitgate.service.rules.kept_answers import kept_refusal, replay, stored
 from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.service.rules.resume_values import validated_resume
@@ -49,6 +51,9 @@ class ResolveCommand:
     caller: Caller
     interrupt_id: str | None = None  # a signed token pins the interrupt it was minted for
     surface: Literal["run", "token"] = "run"
+    # The resume value a form stands for, read against the interrupt it answers (the human page's
+    # form on the run surface: its fields mean something only for that interrupt); None: resume_value.
+    resume_from: Callable[[InterruptRecord], Any] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -119,13 +124,14 @@ def plan_resolve(view: RunView, command: ResolveCommand, deps: ResolveDependenci
     """Everything but the write: the checks (404, 409, 410, 403, 400) and what the answer decides."""
     record = pending_interrupt(view, command, deps.clock)
     deps.telemetry.correlate(Correlation.at(record.run, record.node_id, record.interrupt_id, record.kind))
-    decision, now = _decision(record, command, deps)
+    decision, now, voted = _decision(record, command, deps)
     if decision.resolved:
-        change = resolution_change(view, decision.record, decision.resume_value, now)
+        change = resolution_change(
+            view, decision.record, decision.resume_value, now, command.caller.principal
+        )
     else:
         change = _recorded(view, decision.record, decision.events, now)
-    action = command.resume_value.get("action") if record.kind == "approval" else None
-    return ResolvePlan(record, decision, change, action if isinstance(action, str) else None)
+    return ResolvePlan(record, decision, change, voted)
 
 
 def _correlate(command: ResolveCommand, deps: ResolveDependencies) -> None:
@@ -155,18 +161,21 @@ def after_commit(plan: ResolvePlan, deps: ResolveDependencies) -> ResolveOutcome
 
 def _decision(
     record: InterruptRecord, command: ResolveCommand, deps: ResolveDependencies
-) -> tuple[Decision, str]:
+) -> tuple[Decision, str, str | None]:
     """Eligibility first (403 before 400: an outsider learns nothing of the interrupt's rules), resolved
-    now from the directory; then the resume value; then what it decides."""
+    now from the directory; then the resume value; then what it decides (and an approval vote's action)."""
     moment = deps.clock.now()
     eligibility = eligibility_of(record, command.caller.principal, deps.directory, deps.approval, moment)
-    resume_value = validated_resume(record, command.resume_value, command.caller)
+    raw = command.resume_from(record) if command.resume_from is not None else command.resume_value
+    resume_value = validated_resume(record, raw, command.caller)
     if record.kind == "approval":
         check_comment(resume_value.get("feedback"))  # the vote's own size is its quorum's share
     else:
         check_resume_value(resume_value)
     now = rfc3339(moment)
-    return decide(record, resume_value, now, eligibility, deps.approval), now
+    action = resume_value.get("action") if record.kind == "approval" else None
+    voted = action if isinstance(action, str) else None
+    return decide(record, resume_value, now, eligibility, deps.approval), now, voted
 
 
 def _tell_agent_side(record: InterruptRecord, decision: Decision, notifier: Notifier | None) -> None:
@@ -184,8 +193,11 @@ def pending_interrupt(view: RunView, command: ResolveCommand, clock: Clock) -> I
     return pending_record(view, clock, interrupt_id=command.interrupt_id, surface=command.surface)
 
 
-def resolution_change(view: RunView, record: InterruptRecord, resume_value: Any, now: str) -> RunChange:
-    """The interrupt resolved with `resume_value` (by a person, or by its deadline): `interrupt.resolved`."""
+def resolution_change(
+    view: RunView, record: InterruptRecord, resume_value: Any, now: str, decider: str | None = None
+) -> RunChange:
+    """The interrupt resolved with `resume_value` (by a person, `decider`, or by its deadline, None):
+    `interrupt.resolved`, and the deciders' receipts (docs/inbox.md) in the same transaction."""
     assert view.snapshot is not None
     resolved = replace(
         record,
@@ -211,6 +223,7 @@ def resolution_change(view: RunView, record: InterruptRecord, resume_value: Any,
         events=events,
         guarded=conversation.resolution_guards(record, now),
         reentry=reentry.ended_key(resolved),
+        receipts=decision_receipts(record, decider, resume_value, now) if decider else (),
     )
 
 

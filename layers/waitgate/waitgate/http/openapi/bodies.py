@@ -29,7 +29,8 @@ class ResolveRequest(BaseModel):
 
 
 class ResolveForm(BaseModel):
-    """The human page's own form, as a browser with scripts off posts it to the link's URL: only the
+    """The human page's own form, as a browser with scripts off posts it to the link's URL (and the
+    signed-in inbox to the run surface, with its JWT): only the
     fields the page renders for this interrupt, each once, every value text. `action` is the pressed
     button (an approval's action; `submit` for other kinds); approval: `feedback`, the refine fields
     `scope`, `sectionPath`, `itemIds` (comma-separated) and `text`, and `editedArtifactData` (JSON);
@@ -130,6 +131,60 @@ class RunEventsPage(BaseModel):
     next: int | None = Field(default=None, description="Pass it as `after` to read the next page.")
 
 
+class QuorumProgress(BaseModel):
+    """How far an approval's tally got: `approvals` of `requiredApprovals` ("1 of 2")."""
+
+    model_config = CLOSED
+
+    approvals: int
+    required_approvals: int
+    rejections: int
+    rejections_needed: int
+
+
+class VoteSummary(BaseModel):
+    model_config = CLOSED
+
+    action: str
+    decided_at: str
+    feedback: str | None = None
+
+
+class InboxItem(BaseModel):
+    """One interrupt of the inbox: pending (what waits) or resolved (what the caller decided)."""
+
+    model_config = CLOSED
+
+    run_id: str
+    node_id: str
+    interrupt_id: str
+    kind: InterruptKind
+    title: str
+    status: Literal["pending", "resolved"]
+    requested_at: str
+    deadline: str | None = Field(default=None, description="Pending: until when it may be answered.")
+    resolved_at: str | None = Field(default=None, description="Resolved: when.")
+    action: str | None = Field(default=None, description="Resolved: the decision's action, if it has one.")
+    progress: QuorumProgress | None = Field(default=None, description="An approval's quorum so far.")
+    my_vote: VoteSummary | None = Field(default=None, description="The caller's own vote, if any.")
+    matched_by: str | None = Field(
+        default=None,
+        description="Pending: why the caller may act on it (list, group:<ref>, role:<ref>, "
+        "escalation:<step>, override, open); absent on an `eligible=any` item they may not act on.",
+    )
+
+
+class InterruptList(BaseModel):
+    model_config = CLOSED
+
+    items: list[InboxItem]
+    next: str | None = Field(
+        default=None,
+        description="Pass it as `cursor` for the next page; absent on the last. A page may hold fewer "
+        "than `limit` items (even none) and still have a `next`: eligibility is applied after the read.",
+    )
+
+
 class HostCapabilities(BaseModel):
     model_config = CLOSED
 
@@ -172,6 +227,7 @@ MODELS: tuple[type[BaseModel], ...] = (
     MintedLink,
     RunSnapshot,
     RunEventsPage,
+    InterruptList,
     Capabilities,
     Problem,
 )

@@ -9,6 +9,9 @@ from waitgate.http.openapi.browsable import ASSET_TYPES
 from waitgate.http.openapi.components import component_schemas, ref
 from waitgate.http.openapi.operations import FORM, PROBLEM, Operation, Reply
 from waitgate.http.openapi.registry import OPERATIONS
+from waitgate.payloads.kinds import INTERRUPT_KINDS
+from waitgate.service.list_interrupts import DEFAULT_LIMIT as INBOX_DEFAULT
+from waitgate.service.list_interrupts import MAX_LIMIT as INBOX_MAX_LIMIT
 from waitgate.service.read_runs import MAX_PAGE
 
 TITLE: Final = "waitgate"
@@ -45,6 +48,39 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
         "description": "Events with a greater seq (the previous page's `next`).",
     },
     "limit": {"in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}},
+    "status": {
+        "in": "query",
+        "schema": {"type": "string", "enum": ["pending", "resolved"], "default": "pending"},
+        "description": "pending: what waits for the caller; resolved (with decidedBy=me): what they decided.",
+    },
+    "eligible": {
+        "in": "query",
+        "schema": {"type": "string", "enum": ["me", "any"], "default": "me"},
+        "description": "me: the interrupts the caller may act on now; any (runs:read): every pending one "
+        "of the tenant. Only with status=pending.",
+    },
+    "decidedBy": {
+        "in": "query",
+        "schema": {"type": "string", "enum": ["me"]},
+        "description": "Required with status=resolved: the caller's own decisions (kept 30 days).",
+    },
+    "kind": {"in": "query", "schema": {"type": "string", "enum": list(INTERRUPT_KINDS)}},
+    "filterRunId": {
+        "name": "runId",
+        "in": "query",
+        "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,80}$"},
+        "description": "Only this run's interrupts.",
+    },
+    "pageLimit": {
+        "name": "limit",
+        "in": "query",
+        "schema": {"type": "integer", "minimum": 1, "maximum": INBOX_MAX_LIMIT, "default": INBOX_DEFAULT},
+    },
+    "cursor": {
+        "in": "query",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 2048, "pattern": "^[A-Za-z0-9_-]+$"},
+        "description": "The previous answer's `next`.",
+    },
 }
 HEADERS: Final[dict[str, dict[str, Any]]] = {
     "Idempotent-Replayed": {
@@ -125,7 +161,7 @@ def _operation(operation: Operation) -> dict[str, Any]:
         "tags": list(operation.tags),
         "parameters": _parameters(operation),
         "responses": {str(reply.status): _response(reply) for reply in operation.replies},
-        "security": [{BEARER: [operation.scope]}] if operation.scope else [],
+        "security": [{BEARER: [scope]} for scope in operation.scopes],
     }
     if "{token}" in operation.path:
         described["x-waitgate-credential"] = "the signed token in the path (no bearer JWT)"
@@ -146,7 +182,7 @@ def _parameters(operation: Operation) -> list[dict[str, Any]]:
     names = [*_PATH_PARAMETER.findall(operation.path), *operation.query]
     parameters = [
         {"name": name, "required": PARAMETERS[name]["in"] == "path", **PARAMETERS[name]} for name in names
-    ]
+    ]  # a parameter spec may name itself ("limit" of one operation, "limit" of another)
     if operation.keyed:
         parameters.append({"$ref": f"#/components/parameters/{IDEMPOTENCY_KEY}"})
     return parameters

@@ -47,13 +47,19 @@ class Operation:
     path: str
     summary: str
     replies: tuple[Reply, ...]
-    scope: str | None = None  # the bearer JWT's required scope; None: no bearer JWT
+    scope: str | tuple[str, ...] | None = None  # the bearer JWT's scope (a tuple: any one); None: no JWT
     body: str | None = None  # the request body's component name
     form: str | None = None  # the component of an urlencoded form it takes too (the human page's)
     keyed: bool = False  # takes an Idempotency-Key
     query: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     credential: str | None = None  # what authenticates a request that carries no bearer JWT
+
+    @property
+    def scopes(self) -> tuple[str, ...]:
+        if self.scope is None:
+            return ()
+        return (self.scope,) if isinstance(self.scope, str) else self.scope
 
 
 def refusals(

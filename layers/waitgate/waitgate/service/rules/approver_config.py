@@ -16,6 +16,7 @@ from waitgate.approval import (
     EligibilityRecord,
     Memberships,
     QuorumPolicy,
+    RefsToResolve,
     check_eligibility,
     refs_needing_resolution,
 )
@@ -80,12 +81,36 @@ def eligibility_of(
     None for the other kinds, which have no approver fields."""
     if record.kind != "approval":
         return None
-    fields = approver_fields(record.data)
-    added = added_approvers(record)  # from the escalation steps that fired (docs/escalation.md)
-    refs = refs_needing_resolution(fields, ref_kinds=config.ref_kinds, principal=principal, added=added)
+    refs = refs_to_read(record, principal, config)
     memberships = Memberships()
     if refs.groups or refs.roles:
         memberships = directory.memberships(record.run.tenant_id, principal, refs.groups, refs.roles)
+    return eligibility_with(record, principal, memberships, config, now)
+
+
+def refs_to_read(record: InterruptRecord, principal: str, config: ApprovalConfig) -> RefsToResolve:
+    """The groups and roles the directory must be asked about for this principal (none for a kind
+    other than approval, or a principal the list names)."""
+    if record.kind != "approval":
+        return RefsToResolve()
+    fields = approver_fields(record.data)
+    added = added_approvers(record)  # from the escalation steps that fired (docs/escalation.md)
+    return refs_needing_resolution(fields, ref_kinds=config.ref_kinds, principal=principal, added=added)
+
+
+def eligibility_with(
+    record: InterruptRecord,
+    principal: str,
+    memberships: Memberships,
+    config: ApprovalConfig,
+    now: datetime,
+) -> EligibilityRecord | None:
+    """`eligibility_of` with the principal's memberships already read (at least those `refs_to_read`
+    names: more do not change the answer, the rules only look at the interrupt's own refs)."""
+    if record.kind != "approval":
+        return None
+    fields = approver_fields(record.data)
+    added = added_approvers(record)
     return check_eligibility(
         fields,
         ref_kinds=config.ref_kinds,
