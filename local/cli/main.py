@@ -14,12 +14,13 @@ from local.cli.dev_jwt import add_jwt_parser, print_dev_jwt
 from local.cli.directory import ContactRefusedError, add_directory_parser, run_directory
 from local.cli.inbox import NoNoticeError, add_inbox_parser, run_inbox
 from local.cli.inbox_backfill import add_backfill_parser, run_backfill
+from local.cli.webhooks import SourceRefusedError, add_webhooks_parser, run_webhooks
 from local.standins.jwt_issuer import NoIssuerKeyError
 from local.state.running_instance import NoRunningStackError
 
 DESCRIPTION = """\
 waitgate's local stack and its developer tools: run the stack, mint JWTs it accepts, read the
-notifications it sent, manage approver groups, roles and contact points.
+notifications it sent, manage approver groups, roles and contact points, and webhook sources.
 `waitgate COMMAND --help` says more."""
 EPILOG = """\
 environment:
@@ -36,6 +37,7 @@ COMMANDS = {
     "dev-inbox": run_inbox,
     "directory": run_directory,
     "inbox-backfill": run_backfill,
+    "webhooks": run_webhooks,
 }
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
 ONE_LINE_ERRORS = (
@@ -43,6 +45,7 @@ ONE_LINE_ERRORS = (
     NoNoticeError,
     NoIssuerKeyError,
     ContactRefusedError,
+    SourceRefusedError,
     BotoCoreError,
     ClientError,
 )
@@ -76,6 +79,7 @@ def parser() -> argparse.ArgumentParser:
     add_inbox_parser(commands)
     add_directory_parser(commands)
     add_backfill_parser(commands)
+    add_webhooks_parser(commands)
     return top
 
 

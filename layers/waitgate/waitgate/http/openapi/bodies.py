@@ -183,6 +183,38 @@ class InterruptList(BaseModel):
         description="Pass it as `cursor` for the next page; absent on the last. A page may hold fewer "
         "than `limit` items (even none) and still have a `next`: eligibility is applied after the read.",
     )
+class WebhookReceipt(BaseModel):
+    model_config = CLOSED
+
+    status: Literal["matched", "kept", "duplicate"] = Field(
+        description="matched: it resolved a wait; kept: nothing waits for it yet; duplicate: seen before."
+    )
+    event_id: str
+    resolved: int = Field(description="How many waits this delivery resolved.")
+
+
+class WebhookEvent(BaseModel):
+    model_config = CLOSED
+
+    source: str
+    event_id: str
+    delivery_id: str
+    type: str
+    status: Literal["unmatched", "matched"]
+    received_at: str
+    expires_at: str
+    data: dict[str, JsonValue]
+    matched: dict[str, str] | None = Field(default=None, description="The last wait it resolved.")
+    refusal: dict[str, JsonValue] | None = Field(
+        default=None, description="Why a wait refused it (its resumeSchema): code, detail, path."
+    )
+
+
+class WebhookEventsPage(BaseModel):
+    model_config = CLOSED
+
+    source: str
+    events: list[WebhookEvent]
 
 
 class HostCapabilities(BaseModel):
@@ -228,6 +260,8 @@ MODELS: tuple[type[BaseModel], ...] = (
     RunSnapshot,
     RunEventsPage,
     InterruptList,
+    WebhookReceipt,
+    WebhookEventsPage,
     Capabilities,
     Problem,
 )

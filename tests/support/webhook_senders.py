@@ -1,0 +1,69 @@
+"""Signing a webhook delivery as each provider does, from a source's entry of local.json's `webhooks`
+(`{url, scheme, secret, typePath, dataPath, ...}`): the headers and the body a provider would send."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+import uuid
+from typing import Any
+
+from waitgate.webhooks.signatures import standard_webhooks_signature
+
+
+def signed_delivery(
+    source: dict[str, Any],
+    body: dict[str, Any] | bytes,
+    *,
+    delivery_id: str | None = None,
+    timestamp: int | None = None,
+    secret: str | None = None,
+    event_type: str | None = None,
+) -> tuple[bytes, dict[str, str]]:
+    """The body as bytes and the headers that sign it with the source's secret (or `secret`)."""
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
+    key = secret if secret is not None else str(source["secret"])
+    stamp = int(time.time()) if timestamp is None else timestamp
+    identifier = delivery_id or f"msg_{uuid.uuid4().hex}"
+    headers = {"Content-Type": "application/json"}
+    scheme = source["scheme"]
+    if scheme == "standard-webhooks":
+        headers.update(
+            {
+                "webhook-id": identifier,
+                "webhook-timestamp": str(stamp),
+                "webhook-signature": standard_webhooks_signature(key, identifier, stamp, raw),
+            }
+        )
+    elif scheme == "stripe":
+        mac = hmac.new(key.encode(), f"{stamp}.".encode() + raw, hashlib.sha256).hexdigest()
+        headers["Stripe-Signature"] = f"t={stamp},v1={mac}"
+    elif scheme == "github":
+        mac = hmac.new(key.encode(), raw, hashlib.sha256).hexdigest()
+        headers.update({"X-Hub-Signature-256": f"sha256={mac}", "X-GitHub-Delivery": identifier})
+        if str(source.get("typePath", "")).startswith("header:") and event_type is not None:
+            headers[str(source["typePath"]).removeprefix("header:")] = event_type
+    else:
+        mac = hmac.new(key.encode(), raw, hashlib.sha256).hexdigest()
+        headers[str(source.get("signatureHeader") or "X-Signature")] = mac
+    return raw, headers
+
+
+def stripe_event(event_type: str, metadata: dict[str, str], event_id: str | None = None) -> dict[str, Any]:
+    """A Stripe-style event: `data.object` the payment, its `metadata` the shop's own ids."""
+    return {
+        "id": event_id or f"evt_{uuid.uuid4().hex[:24]}",
+        "object": "event",
+        "type": event_type,
+        "data": {
+            "object": {
+                "id": f"pi_{uuid.uuid4().hex[:24]}",
+                "object": "payment_intent",
+                "amount": 1999,
+                "currency": "eur",
+                "metadata": metadata,
+            }
+        },
+    }
