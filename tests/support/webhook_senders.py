@@ -67,3 +67,36 @@ def stripe_event(event_type: str, metadata: dict[str, str], event_id: str | None
             }
         },
     }
+
+
+def webhook_event(source_name: str, raw: bytes, headers: dict[str, str]) -> dict[str, Any]:
+    """The API Gateway (payload v2) event of `POST /webhooks/{source}`, as the HttpApi hands it over."""
+    import base64
+
+    return {
+        "version": "2.0",
+        "routeKey": "POST /webhooks/{source}",
+        "rawPath": f"/webhooks/{source_name}",
+        "rawQueryString": "",
+        "headers": {name.lower(): value for name, value in headers.items()},
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": "abcdef1234",
+            "domainName": "api.example.com",
+            "http": {
+                "method": "POST",
+                "path": f"/webhooks/{source_name}",
+                "protocol": "HTTP/1.1",
+                "sourceIp": "192.0.2.10",
+                "userAgent": "provider/1.0",
+            },
+            "requestId": "req-1",
+            "routeKey": "POST /webhooks/{source}",
+            "stage": "$default",
+            "time": "30/Nov/2026:10:00:00 +0000",
+            "timeEpoch": 1764496800000,
+        },
+        "pathParameters": {"source": source_name},
+        "body": base64.b64encode(raw).decode("ascii"),
+        "isBase64Encoded": True,
+    }

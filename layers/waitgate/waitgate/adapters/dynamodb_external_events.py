@@ -14,7 +14,7 @@ from waitgate.records import ExternalEventRef, JSONObject, KeptEvent, RunRef, Wa
 from waitgate.webhooks.matching import indexed_members, member_key
 
 Client = Any  # a boto3 DynamoDB client
-EVENT_SK_PREFIX = "EVT#"
+EVENT_SK_PREFIX = "HOOKEVT#"
 
 
 class DynamoDbExternalEvents:

@@ -381,7 +381,7 @@ def hook_pk(source: str) -> str:
 
 
 def hook_event_sk(event_id: str) -> str:
-    return f"EVT#{event_id}"
+    return f"HOOKEVT#{event_id}"
 
 
 def waiting_pk(correlation_key: str) -> str:
