@@ -57,7 +57,7 @@ def test_an_event_racing_its_wait_resolves_it_exactly_once(steps: WebhookSteps, 
     run = steps.kinds.harness.suspend(waiting_for(SETTLED, {"orderId": order}))
     event = {"type": SETTLED, "data": {"orderId": order, "round": round_}}
     # When the request and the delivery happen at the same time
-    requested, (status, receipt) = at_once(
+    requested, (status, _) = at_once(
         lambda: steps.kinds.handler("request_interrupt")(run.task_event),
         lambda: steps.deliver("standard", event),
     )
