@@ -34,7 +34,7 @@ def signed_delivery(
             {
                 "webhook-id": identifier,
                 "webhook-timestamp": str(stamp),
-                "webhook-signature": standard_webhooks_signature(key, identifier, stamp, raw),
+                "webhook-signature": _standard_signature(key, identifier, stamp, raw),
             }
         )
     elif scheme == "stripe":
@@ -49,6 +49,18 @@ def signed_delivery(
         mac = hmac.new(key.encode(), raw, hashlib.sha256).hexdigest()
         headers[str(source.get("signatureHeader") or "X-Signature")] = mac
     return raw, headers
+
+
+def _standard_signature(secret: str, identifier: str, stamp: int, raw: bytes) -> str:
+    """The library's signature; over the raw bytes for a body that is not text (which it cannot sign)."""
+    try:
+        return standard_webhooks_signature(secret, identifier, stamp, raw)
+    except UnicodeDecodeError:
+        import base64
+
+        key = base64.b64decode(secret.removeprefix("whsec_"))
+        mac = hmac.new(key, f"{identifier}.{stamp}.".encode() + raw, hashlib.sha256).digest()
+        return "v1," + base64.b64encode(mac).decode()
 
 
 def stripe_event(event_type: str, metadata: dict[str, str], event_id: str | None = None) -> dict[str, Any]:
