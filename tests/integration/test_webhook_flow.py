@@ -215,3 +215,23 @@ def test_a_verified_body_that_is_not_an_event_is_400_and_stores_nothing(
         status, problem = steps.deliver("hmac", body)
         assert (status, problem["code"]) == (400, "validation_error")
     assert dynamodb.scan(TableName=table_name)["Count"] == before
+
+
+def test_an_expired_wait_leaves_the_correlation_index_and_its_event_stays_kept(
+    steps: WebhookSteps, dynamodb: Any, table_name: str
+) -> None:
+    # Given a wait with a deadline, indexed by its correlation
+    run, outcome = steps.kinds.suspend(waiting_for(SETTLED, {"orderId": "o-9"}, timeoutMs=1000))
+    assert len(items_with_prefix(dynamodb, table_name, "WAIT#")) == 1
+    # When its deadline passes (the schedule invokes expire_interrupt)
+    time.sleep(1.1)
+    event = {
+        "tenantId": "default",
+        "runId": run.run_id,
+        "nodeId": "Interrupt",
+        "interruptId": outcome["interruptId"],
+    }
+    assert steps.kinds.handler("expire_interrupt")(event)["result"] == "expired"
+    # Then the index entry went with it, and a late event is kept, not applied to the ended wait
+    assert items_with_prefix(dynamodb, table_name, "WAIT#") == []
+    assert steps.deliver("standard", {"type": SETTLED, "data": {"orderId": "o-9"}})[1]["status"] == "kept"

@@ -92,7 +92,7 @@ def test_signed_hostile_bodies_never_get_a_5xx_and_a_refusal_stores_nothing(
         assert item_count(dynamodb, table_name) == before
 
 
-@HOSTILE
+@settings(HOSTILE, max_examples=15)
 @given(
     data=st.dictionaries(
         st.text(max_size=20), st.none() | st.booleans() | st.integers() | st.text(max_size=30), max_size=40

@@ -75,3 +75,10 @@ def test_a_plain_string_correlation_is_the_member_id() -> None:
     assert with_object_correlation({**payload, "kind": "custom"})["data"]["correlation"] == "ord_1"
     empty = {**payload, "data": {"eventType": "e", "correlation": ""}}
     assert with_object_correlation(empty) == empty
+
+
+def test_the_sdk_builds_a_plain_string_correlation_as_the_member_id() -> None:
+    from waitgate.sdk import ExternalEvent
+
+    payload = ExternalEvent("payment", event_type="payment.settled", correlation="ord_1").to_payload()
+    assert payload["data"]["correlation"] == {"id": "ord_1"}
