@@ -18,7 +18,7 @@ from waitgate.composition import webhook_dependencies
 from waitgate.http.auth import bearer_caller
 from waitgate.http.resolver import new_http_app
 from waitgate.http.responses import json_response
-from waitgate.service.receive_webhook import EventsQuery, list_events
+from waitgate.service.read_webhook_events import EventsQuery, list_events
 
 logger = Logger()
 app = new_http_app()

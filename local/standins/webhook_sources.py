@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import secrets
-from pathlib import Path
 from typing import Any
 
 from local.state.state_dir import StateDir
@@ -119,7 +118,3 @@ def described(kept: dict[str, dict[str, Any]], api_url: str) -> dict[str, dict[s
         if source.scheme == "hmac-sha256":
             found[name]["signatureHeader"] = source.signature_header
     return found
-
-
-def sources_file(state_dir: StateDir) -> Path:
-    return state_dir.root / FILE_NAME

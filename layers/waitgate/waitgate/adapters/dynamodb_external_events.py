@@ -11,7 +11,7 @@ from waitgate.adapters import dynamodb_items as items
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.errors import StoreRefusedError, TemporarilyUnavailableError
 from waitgate.records import ExternalEventRef, JSONObject, KeptEvent, RunRef, WaitingInterrupt
-from waitgate.webhooks.matching import indexed_members, member_key
+from waitgate.webhooks.matching import indexed_members, member_key, shape_key
 
 Client = Any  # a boto3 DynamoDB client
 EVENT_SK_PREFIX = "HOOKEVT#"
@@ -23,15 +23,11 @@ class DynamoDbExternalEvents:
         self._table = table_name
 
     def register_shape(self, tenant_id: str, event_type: str, names: tuple[str, ...]) -> None:
-        from waitgate.webhooks.matching import shape_key
-
         item = items.key_of(items.shape_pk(shape_key(tenant_id, event_type)), json.dumps(list(names)))
         item["names"] = {"S": json.dumps(list(names))}
         self._call("put_item", TableName=self._table, Item=item)
 
     def shapes(self, tenant_id: str, event_type: str) -> tuple[tuple[str, ...], ...]:
-        from waitgate.webhooks.matching import shape_key
-
         found = self._query(items.shape_pk(shape_key(tenant_id, event_type)))
         return tuple(tuple(json.loads(item["names"]["S"])) for item in found)
 

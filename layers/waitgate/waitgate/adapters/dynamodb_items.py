@@ -21,6 +21,7 @@ from waitgate.records import (
     RunRef,
     RunSnapshot,
 )
+from waitgate.webhooks.matching import correlation_key
 
 Item = dict[str, dict[str, Any]]
 SNAPSHOT_SK = "RUN"
@@ -403,8 +404,6 @@ def kept_pk(member_key: str) -> str:
 def correlation_write(table: str, record: InterruptRecord) -> dict[str, Any] | None:
     """The correlation index follows the node item in the same transaction: a pending external-event
     interrupt is put under its correlation key, an ended one deleted from it."""
-    from waitgate.webhooks.matching import correlation_key
-
     awaited = awaited_event(record.payload) if record.kind == "external-event" else None
     if awaited is None:
         return None

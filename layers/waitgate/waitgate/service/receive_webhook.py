@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from waitgate.clock import rfc3339
-from waitgate.errors import UnauthorizedError, ValidationFailedError
-from waitgate.identity import Caller
+from waitgate.errors import UnauthorizedError
 from waitgate.ports import WebhookSources
 from waitgate.records import ExternalEventRef, KeptEvent
 from waitgate.service.match_event import MatchDependencies, resolve_waiting
@@ -25,8 +24,6 @@ from waitgate.webhooks.signatures import is_signed
 from waitgate.webhooks.sources import ConfiguredSource
 
 REFUSED = "The webhook is not signed by a source this host knows."
-STATUSES = frozenset({"unmatched", "matched"})
-MAX_LISTED = 100
 
 
 @dataclass(frozen=True)
@@ -94,38 +91,3 @@ def _verified(
     ):
         raise UnauthorizedError(REFUSED)
     return configured
-
-
-@dataclass(frozen=True)
-class EventsQuery:
-    """`GET /webhooks/events?source=&status=&limit=`: the caller's tenant's sources only."""
-
-    caller: Caller
-    source: str
-    status: str | None = None
-    limit: int = MAX_LISTED
-
-    @classmethod
-    def parse(cls, caller: Caller, source: str | None, status: str | None, limit: str | None) -> EventsQuery:
-        if not source:
-            raise ValidationFailedError("Name the source: ?source=<name>.", path="source")
-        if status is not None and status not in STATUSES:
-            raise ValidationFailedError("status is unmatched or matched.", path="status")
-        if limit is not None and (not limit.isdigit() or not 1 <= int(limit) <= MAX_LISTED):
-            raise ValidationFailedError(f"limit is an integer from 1 to {MAX_LISTED}.", path="limit")
-        return cls(caller, source, status, int(limit) if limit else MAX_LISTED)
-
-
-def list_events(query: EventsQuery, deps: WebhookDependencies) -> dict[str, Any]:
-    """The source's kept events, newest first (those past their TTL left out); another tenant's
-    source, or none, lists nothing."""
-    configured = deps.sources.source(query.source)
-    if configured is None or configured.source.tenant_id != query.caller.tenant_id:
-        return {"source": query.source, "events": []}
-    now = int(deps.matching.clock.now().timestamp())
-    events = [
-        event.to_json()
-        for event in deps.matching.events.listed(query.source, 1000)
-        if event.expires_at_epoch > now and (query.status is None or event.status == query.status)
-    ]
-    return {"source": query.source, "events": events[: query.limit]}
