@@ -91,7 +91,7 @@ def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> R
     except (InterruptPayloadInvalidError, CapabilityNotSupportedError) as error:
         deps.workflow.send_failure(request.task_token, error.code, error.detail)
         return RequestOutcome(status="rejected")
-    payload: JSONObject = request.interrupt  # stored verbatim: interrupt.requested carries it as sent
+    payload: JSONObject = request.interrupt  # stored as sent (a string correlation as its object form)
     _register_shape(payload, request.run, deps)
 
     def attempt() -> RequestOutcome:
