@@ -15,8 +15,8 @@ from waitgate.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.adapters.slack_web_api import SlackWebApi
-    from waitgate.page.inbox import SignIn
     from waitgate.adapters.webhook_sources import WebhookSourceStore
+    from waitgate.page.inbox import SignIn
     from waitgate.ports import (
         Channel,
         Contacts,

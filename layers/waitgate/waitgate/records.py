@@ -301,6 +301,9 @@ class ReceiptPage:
 
     receipts: tuple[DecisionReceipt, ...]
     next: str | None = None
+
+
+@dataclass(frozen=True)
 class WaitingInterrupt:
     """An entry of the correlation index: a pending external-event interrupt awaiting one correlation."""
 

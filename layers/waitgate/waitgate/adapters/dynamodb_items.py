@@ -375,6 +375,8 @@ def receipt_from_item(item: Item) -> DecisionReceipt:
         action=item.get("action", {}).get("S"),
         vote=json.loads(item["vote"]["S"]) if "vote" in item else None,
     )
+
+
 # The webhook events (docs/webhooks.md), outside the runs' partitions: each kept event under its source,
 # the pending waits under their correlation key, the shapes in use, and each kept event's member index.
 def hook_pk(source: str) -> str:

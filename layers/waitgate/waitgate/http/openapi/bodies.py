@@ -183,6 +183,8 @@ class InterruptList(BaseModel):
         description="Pass it as `cursor` for the next page; absent on the last. A page may hold fewer "
         "than `limit` items (even none) and still have a `next`: eligibility is applied after the read.",
     )
+
+
 class WebhookReceipt(BaseModel):
     model_config = CLOSED
 

@@ -80,6 +80,7 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
         "in": "query",
         "schema": {"type": "string", "minLength": 1, "maxLength": 2048, "pattern": "^[A-Za-z0-9_-]+$"},
         "description": "The previous answer's `next`.",
+    },
     "source": {
         "in": "path",
         "schema": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]{0,62}$"},
