@@ -26,6 +26,7 @@ from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMoto
 from local.standins.oidc_flow import OidcFlow
 from local.standins.pumps import Pump
 from local.standins.schedule_pump import schedule_pump
+from local.standins.webhook_sources import configure_sources, described
 from local.state.kept_state import KeptState, start_line
 from local.state.running_instance import PidFile
 from local.state.state_capture import autosave_pump
@@ -91,6 +92,7 @@ class LocalStack:
     _pid_file: PidFile | None = None
     _streams: StreamDispatcher | None = None
     _channels: LocalChannels | None = None  # SES on moto and the Slack stand-in (docs/channels.md)
+    _webhooks: dict[str, Any] = field(default_factory=dict)  # the local webhook sources (docs/webhooks.md)
     inbox_url: str = ""
     announce: Callable[[str], None] = logger.info  # says the state line, before any other line
     state_line: str = ""  # what state the stack found and what it does not keep
@@ -125,6 +127,7 @@ class LocalStack:
             self._channels.template_parameters(),
         )
         self._channels.after_resources(self.context)
+        self._webhooks = configure_sources(self.context, state_dir)
         self.resource_types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
         assert self._streams is not None
         self._streams.filters = self.context.stream_filters
@@ -175,6 +178,7 @@ class LocalStack:
         self.description["inboxUrl"] = self.settings.api_url + "/inbox"  # the signed-in page (docs/inbox.md)
         if self._channels is not None:
             self.description["slack"] = self._channels.description(self.settings.api_url)
+        self.description["webhooks"] = described(self._webhooks, self.settings.api_url)
         self.settings.state_dir.write_local_json(self.description)
 
     def stop(self) -> None:

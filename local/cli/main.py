@@ -15,12 +15,14 @@ from local.cli.dev_metrics import add_metrics_parser, run_metrics
 from local.cli.directory import ContactRefusedError, add_directory_parser, run_directory
 from local.cli.inbox import NoNoticeError, add_inbox_parser, run_inbox
 from local.cli.inbox_backfill import add_backfill_parser, run_backfill
+from local.cli.webhooks import SourceRefusedError, add_webhooks_parser, run_webhooks
 from local.standins.jwt_issuer import NoIssuerKeyError
 from local.state.running_instance import NoRunningStackError
 
 DESCRIPTION = """\
 waitgate's local stack and its developer tools: run the stack, mint JWTs it accepts, read the
-notifications it sent and the metrics it emitted, manage approver groups, roles and contact points.
+notifications it sent and the metrics it emitted, manage approver groups, roles and contact points,
+and webhook sources.
 `waitgate COMMAND --help` says more."""
 EPILOG = """\
 environment:
@@ -39,6 +41,7 @@ COMMANDS = {
     "dev-metrics": run_metrics,
     "directory": run_directory,
     "inbox-backfill": run_backfill,
+    "webhooks": run_webhooks,
 }
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
 ONE_LINE_ERRORS = (
@@ -46,6 +49,7 @@ ONE_LINE_ERRORS = (
     NoNoticeError,
     NoIssuerKeyError,
     ContactRefusedError,
+    SourceRefusedError,
     BotoCoreError,
     ClientError,
 )
@@ -80,6 +84,7 @@ def parser() -> argparse.ArgumentParser:
     add_metrics_parser(commands)
     add_directory_parser(commands)
     add_backfill_parser(commands)
+    add_webhooks_parser(commands)
     return top
 
 

@@ -17,12 +17,14 @@ from waitgate.settings import settings
 if TYPE_CHECKING:
     from waitgate.adapters.powertools_telemetry import PowertoolsTelemetry
     from waitgate.adapters.slack_web_api import SlackWebApi
+    from waitgate.adapters.webhook_sources import WebhookSourceStore
     from waitgate.page.inbox import SignIn
     from waitgate.ports import (
         Channel,
         Contacts,
         DeadlineScheduler,
         Directory,
+        ExternalEvents,
         InterruptStore,
         Notifier,
         SlackWorkspaces,
@@ -33,8 +35,10 @@ if TYPE_CHECKING:
     from waitgate.service.deliver_resolution import DeliveryDependencies
     from waitgate.service.escalate_interrupt import EscalationDependencies
     from waitgate.service.list_interrupts import InboxDependencies
+    from waitgate.service.match_event import MatchDependencies
     from waitgate.service.mint_token import LinkSettings, MintDependencies
     from waitgate.service.notify import NotificationDependencies
+    from waitgate.service.receive_webhook import WebhookDependencies
     from waitgate.service.record_decision import DecisionDependencies
     from waitgate.service.refresh_slack_messages import RefreshDependencies
     from waitgate.service.request_interrupt import RequestDependencies
@@ -109,6 +113,7 @@ def request_dependencies() -> RequestDependencies:
         deadlines=deadline_scheduler(),
         escalation_defaults=settings().escalation_defaults,
         telemetry=telemetry(),
+        early_events=match_dependencies(),
     )
 
 
@@ -381,3 +386,39 @@ def slack_dependencies() -> SlackDependencies:
         replays=DynamoDbReplayGuard(aws_client("dynamodb"), settings().table_name),
         messages=slack_web_api(),
     )
+
+
+# --- Webhooks in (docs/webhooks.md) ---------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def external_events() -> ExternalEvents:
+    from waitgate.adapters.dynamodb_external_events import DynamoDbExternalEvents
+
+    return DynamoDbExternalEvents(aws_client("dynamodb"), settings().table_name)
+
+
+def match_dependencies() -> MatchDependencies:
+    from waitgate.service.match_event import MatchDependencies
+
+    return MatchDependencies(events=external_events(), resolve=resolve_dependencies())
+
+
+@lru_cache(maxsize=1)
+def webhook_sources() -> WebhookSourceStore:
+    """The sources in the directory table, their secrets under WEBHOOK_SECRET_PREFIX."""
+    from waitgate.adapters.webhook_sources import WebhookSourceStore
+
+    configured = settings()
+    return WebhookSourceStore(
+        lambda: aws_client("dynamodb"),
+        lambda: aws_client("secretsmanager"),
+        configured.directory_table_name,
+        configured.webhook_secret_prefix,
+    )
+
+
+def webhook_dependencies() -> WebhookDependencies:
+    from waitgate.service.receive_webhook import WebhookDependencies
+
+    return WebhookDependencies(sources=webhook_sources(), matching=match_dependencies())

@@ -10,7 +10,7 @@ from typing import Literal
 class Caller:
     principal: str
     tenant_id: str
-    via: Literal["jwt", "token", "slack"]
+    via: Literal["jwt", "token", "slack", "webhook"]
     scopes: frozenset[str] = field(default_factory=frozenset)
     token_id: str | None = None  # the jti of a signed token: the caller identity for idempotency
 

@@ -15,10 +15,12 @@ from waitgate.records import (
     EventMode,
     EventPage,
     ExecutionLink,
+    ExternalEventRef,
     IdempotencyRef,
     InboxFilter,
     InterruptRecord,
     JSONObject,
+    KeptEvent,
     PendingPage,
     ReceiptPage,
     RunChange,
@@ -26,8 +28,10 @@ from waitgate.records import (
     RunSnapshot,
     RunView,
     StoredAnswer,
+    WaitingInterrupt,
 )
 from waitgate.telemetry import Correlation, Fact
+from waitgate.webhooks.sources import ConfiguredSource
 
 
 class Clock(Protocol):
@@ -232,6 +236,45 @@ class ReplayGuard(Protocol):
 class SlackSignatures(Protocol):
     def is_valid(self, signing_secret: str, body: str, timestamp: str | None, signature: str | None) -> bool:
         """Slack's v0 signature of `body` at `timestamp` holds, within 5 minutes of now."""
+        ...
+
+
+class WebhookSources(Protocol):
+    def source(self, name: str) -> ConfiguredSource | None:
+        """The named source with its secrets, or None when there is no such source."""
+        ...
+
+
+class ExternalEvents(Protocol):
+    """The webhook events kept, and the indexes that match them to waits (never a Scan)."""
+
+    def register_shape(self, tenant_id: str, event_type: str, names: tuple[str, ...]) -> None:
+        """Record that waits of this type correlate on these member names (idempotent)."""
+        ...
+
+    def shapes(self, tenant_id: str, event_type: str) -> tuple[tuple[str, ...], ...]:
+        """Every set of member names waits of this type were registered with."""
+        ...
+
+    def waiting(self, correlation_key: str) -> tuple[WaitingInterrupt, ...]:
+        """The pending waits indexed under this correlation key (a consistent read)."""
+        ...
+
+    def keep(self, event: KeptEvent) -> KeptEvent | None:
+        """Keep a new event with its member index; None when kept now, else the one kept before
+        under the same ref (a provider's retry), as it is."""
+        ...
+
+    def kept_with(self, member_key: str) -> tuple[KeptEvent, ...]:
+        """The kept events indexed under this member key, read consistently, oldest first."""
+        ...
+
+    def record_refusal(self, ref: ExternalEventRef, refusal: JSONObject) -> None:
+        """Note on the kept event why a wait could not be resolved with it."""
+        ...
+
+    def listed(self, source: str, limit: int) -> tuple[KeptEvent, ...]:
+        """The source's kept events (expired ones too, until the table's TTL removes them), newest first."""
         ...
 
 

@@ -49,6 +49,7 @@ class Settings(BaseModel):
     email_configuration_set: str = ""
     slack_api_url: str = "https://slack.com/api/"
     slack_secret_prefix: str = ""
+    webhook_secret_prefix: str = ""  # each webhook source's secrets: <prefix><source> (docs/webhooks.md)
     notification_attempts: int = Field(default=5, ge=1)
     notification_retry_base_seconds: float = Field(default=30, gt=0)
 
@@ -85,6 +86,7 @@ class Settings(BaseModel):
             email_configuration_set=env.get("EMAIL_CONFIGURATION_SET", ""),
             slack_api_url=env.get("SLACK_API_URL") or "https://slack.com/api/",
             slack_secret_prefix=env.get("SLACK_SECRET_PREFIX", ""),
+            webhook_secret_prefix=env.get("WEBHOOK_SECRET_PREFIX", ""),
             notification_attempts=int(env.get("NOTIFICATION_ATTEMPTS") or 5),
             notification_retry_base_seconds=float(env.get("NOTIFICATION_RETRY_BASE_SECONDS") or 30),
             oidc_issuer=env.get("OIDC_ISSUER", ""),

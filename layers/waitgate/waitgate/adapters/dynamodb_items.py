@@ -6,11 +6,13 @@ import json
 from typing import Any
 
 from waitgate.clock import parse_rfc3339, rfc3339
+from waitgate.payloads.correlation import awaited_event
 from waitgate.records import (
     DECIDED_RETENTION_DAYS,
     ConversationRef,
     DecisionReceipt,
     ExecutionLinkRef,
+    ExternalEventRef,
     GuardedItem,
     GuardSubject,
     InterruptRecord,
@@ -19,6 +21,7 @@ from waitgate.records import (
     RunRef,
     RunSnapshot,
 )
+from waitgate.webhooks.matching import correlation_key
 
 Item = dict[str, dict[str, Any]]
 SNAPSHOT_SK = "RUN"
@@ -70,6 +73,8 @@ def guard_key(subject: GuardSubject) -> Item:
         )
     if isinstance(subject, ConversationRef):
         return key_of(f"TENANT#{subject.tenant_id}#CONV#{subject.conversation_id}", CONVERSATION_SK)
+    if isinstance(subject, ExternalEventRef):
+        return key_of(hook_pk(subject.source), hook_event_sk(subject.event_id))
     raise TypeError(f"no key layout for {type(subject).__name__}")
 
 
@@ -282,8 +287,20 @@ def event_from_item(item: Item) -> RunEvent:
 
 
 def guarded_write(table: str, guard: GuardedItem) -> dict[str, Any]:
-    """A Put (or, without `put`, a ConditionCheck) whose condition is the guard's expectation."""
+    """A Put (an Update with `update`; without either, a ConditionCheck) whose condition is the
+    guard's expectation."""
     operation: dict[str, Any] = {"TableName": table, **_guard_condition(guard)}
+    if guard.update is not None:
+        operation["Key"] = guard_key(guard.subject)
+        names = operation.setdefault("ExpressionAttributeNames", {})
+        values = operation.setdefault("ExpressionAttributeValues", {})
+        sets = []
+        for index, (name, value) in enumerate(sorted(guard.update.items())):
+            names[f"#u{index}"] = name
+            values[f":u{index}"] = _s(value)
+            sets.append(f"#u{index} = :u{index}")
+        operation["UpdateExpression"] = "SET " + ", ".join(sets)
+        return {"Update": operation}
     if guard.put is None:
         operation["Key"] = guard_key(guard.subject)
         return {"ConditionCheck": operation}
@@ -358,3 +375,52 @@ def receipt_from_item(item: Item) -> DecisionReceipt:
         action=item.get("action", {}).get("S"),
         vote=json.loads(item["vote"]["S"]) if "vote" in item else None,
     )
+
+
+# The webhook events (docs/webhooks.md), outside the runs' partitions: each kept event under its source,
+# the pending waits under their correlation key, the shapes in use, and each kept event's member index.
+def hook_pk(source: str) -> str:
+    return f"HOOK#{source}"
+
+
+def hook_event_sk(event_id: str) -> str:
+    return f"HOOKEVT#{event_id}"
+
+
+def waiting_pk(correlation_key: str) -> str:
+    return f"WAIT#{correlation_key}"
+
+
+def waiting_sk(run: RunRef, node_id: str) -> str:
+    return f"{run.tenant_id}#{run.run_id}#{node_id}"
+
+
+def shape_pk(shape_key: str) -> str:
+    return f"SHAPES#{shape_key}"
+
+
+def kept_pk(member_key: str) -> str:
+    return f"KEPT#{member_key}"
+
+
+def correlation_write(table: str, record: InterruptRecord) -> dict[str, Any] | None:
+    """The correlation index follows the node item in the same transaction: a pending external-event
+    interrupt is put under its correlation key, an ended one deleted from it."""
+    awaited = awaited_event(record.payload) if record.kind == "external-event" else None
+    if awaited is None:
+        return None
+    event_type, correlation = awaited
+    key = key_of(
+        waiting_pk(correlation_key(record.run.tenant_id, event_type, correlation)),
+        waiting_sk(record.run, record.node_id),
+    )
+    if record.status != "pending":
+        return {"Delete": {"TableName": table, "Key": key}}
+    key.update(
+        tenantId=_s(record.run.tenant_id),
+        runId=_s(record.run.run_id),
+        nodeId=_s(record.node_id),
+        interruptId=_s(record.interrupt_id),
+        requestedAt=_s(record.requested_at),
+    )
+    return {"Put": {"TableName": table, "Item": key}}

@@ -134,6 +134,8 @@ def _transaction(table: str, change: RunChange) -> list[dict[str, Any]]:
     writes: list[dict[str, Any]] = [_snapshot_put(table, change)]
     if change.interrupt is not None:
         writes.append(_interrupt_put(table, change))
+        if (correlation := items.correlation_write(table, change.interrupt)) is not None:
+            writes.append(correlation)
     for event in change.events:
         writes.append(
             {

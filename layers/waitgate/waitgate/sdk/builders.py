@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.payloads import ApprovalAction, InterruptKind, parse_interrupt_payload
+from waitgate.payloads.correlation import STRING_CORRELATION_MEMBER
 
 JsonObject = Mapping[str, Any]
 DEFAULT_ACTIONS: tuple[ApprovalAction, ...] = ("accept", "reject")
@@ -147,14 +148,18 @@ class Clarification(InterruptBuilder):
 
 @dataclass(frozen=True, kw_only=True)
 class ExternalEvent(InterruptBuilder):
-    """Wait for an event of `event_type` whose source identifies it by `correlation`."""
+    """Wait for an event of `event_type` whose source identifies it by `correlation` (a plain string
+    is the member `id`, as the host reads it: docs/webhooks.md)."""
 
     kind: ClassVar[InterruptKind] = "external-event"
     event_type: str
-    correlation: Mapping[str, str]
+    correlation: Mapping[str, str] | str
 
     def data(self) -> dict[str, Any]:
-        return _members(eventType=self.event_type, correlation=self.correlation)
+        correlation = self.correlation
+        if isinstance(correlation, str):
+            correlation = {STRING_CORRELATION_MEMBER: correlation}
+        return _members(eventType=self.event_type, correlation=correlation)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -14,11 +15,13 @@ from waitgate.errors import (
     GuardFailedError,
     InterruptPayloadInvalidError,
     TaskGoneError,
+    TemporarilyUnavailableError,
     ValidationFailedError,
     WaitgateError,
 )
 from waitgate.escalation import EscalationPolicy, HostDefaults, default_for, parse_policy, to_json
 from waitgate.payloads import parse_interrupt_payload, snapshot_status_for
+from waitgate.payloads.correlation import awaited_event, with_object_correlation
 from waitgate.ports import Clock, DeadlineScheduler, IdGenerator, InterruptStore, Telemetry, Workflow
 from waitgate.records import (
     DEFAULT_TENANT,
@@ -31,6 +34,7 @@ from waitgate.records import (
     RunView,
     check_node_id,
 )
+from waitgate.service.match_event import MatchDependencies, resolve_early
 from waitgate.service.notify import NotificationDependencies, announce, workflow_of
 from waitgate.service.rules import conversation, event_log, reentry
 from waitgate.service.rules.deadline_decision import check_resolve_with
@@ -39,7 +43,10 @@ from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.service.rules.reentry import KeySupersededError
 from waitgate.size_limits import check_required_approvals
 from waitgate.telemetry import Correlation, NoTelemetry, Requested
+from waitgate.webhooks.matching import shape_of
 from waitgate.workflow_event import parse_workflow_event
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,7 @@ class RequestDependencies:
     deadlines: DeadlineScheduler | None = None  # None: deadlines hold on resolve, nobody fails the task
     escalation_defaults: HostDefaults = field(default_factory=dict)  # per tenant (docs/escalation.md)
     telemetry: Telemetry = field(default_factory=NoTelemetry)
+    early_events: MatchDependencies | None = None  # None: no webhook event is kept for a later wait
 
 
 def request_interrupt(request: InterruptRequest, deps: RequestDependencies) -> RequestOutcome:
@@ -92,6 +100,7 @@ def _kind_of(payload: Any) -> str | None:
 
 
 def _request(request: InterruptRequest, deps: RequestDependencies) -> RequestOutcome:
+    request = replace(request, interrupt=with_object_correlation(request.interrupt))
     try:
         model = parse_interrupt_payload(request.interrupt)
         _within_host_limits(request.interrupt)
@@ -100,7 +109,8 @@ def _request(request: InterruptRequest, deps: RequestDependencies) -> RequestOut
     except (InterruptPayloadInvalidError, CapabilityNotSupportedError) as error:
         deps.workflow.send_failure(request.task_token, error.code, error.detail)
         return RequestOutcome(status="rejected")
-    payload: JSONObject = request.interrupt  # stored verbatim: interrupt.requested carries it as sent
+    payload: JSONObject = request.interrupt  # stored as sent (a string correlation as its object form)
+    _register_shape(payload, request.run, deps)
 
     def attempt() -> RequestOutcome:
         view = deps.store.load(request.run, request.node_id, reentry_key=payload["key"])
@@ -145,8 +155,30 @@ def _within_host_limits(payload: JSONObject) -> None:
         raise InterruptPayloadInvalidError(f"{error.detail} (at {error.extensions['path']})") from None
 
 
+def _register_shape(payload: JSONObject, run: RunRef, deps: RequestDependencies) -> None:
+    """Before the wait is indexed: the member names it correlates on, so an event finds its key."""
+    awaited = awaited_event(payload)
+    if awaited is not None and deps.early_events is not None:
+        event_type, correlation = awaited
+        deps.early_events.events.register_shape(run.tenant_id, event_type, shape_of(correlation))
+
+
+def _resolved_early(record: InterruptRecord, deps: RequestDependencies) -> bool:
+    """Whether a webhook event kept before this wait resolved it; a store too busy to say leaves the
+    wait pending (the event stays kept: the provider's retry, or the next delivery, matches it)."""
+    if deps.early_events is None or record.kind != "external-event":
+        return False
+    try:
+        return resolve_early(record, deps.early_events) is not None
+    except TemporarilyUnavailableError:
+        logger.warning("kept webhook events could not be read", extra={"runId": record.run.run_id})
+        return False
+
+
 def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: RequestDependencies) -> None:
     if outcome.status == "requested" and outcome.record is not None:
+        if _resolved_early(outcome.record, deps):
+            return  # an event kept before the wait resolved it at once: nobody is notified
         workflow = workflow_of(request.execution_arn)
         announce(outcome.record, deps.notifications, deps.clock, workflow)  # a take-over notifies nobody
     elif outcome.replay is not None:

@@ -19,7 +19,7 @@ from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.identity import Caller
 from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Telemetry, Workflow
-from waitgate.records import IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
+from waitgate.records import GuardedItem, IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
 from waitgate.service.rules import conversation, event_log, reentry
 from waitgate.service.rules.answerable import pending_record
@@ -54,6 +54,8 @@ class ResolveCommand:
     # The resume value a form stands for, read against the interrupt it answers (the human page's
     # form on the run surface: its fields mean something only for that interrupt); None: resume_value.
     resume_from: Callable[[InterruptRecord], Any] | None = field(default=None, compare=False)
+    guarded: tuple[GuardedItem, ...] = ()  # held in the resolution's transaction (a webhook event's)
+    note: EventEntry | None = None  # a debug event logged with the resolution (which event matched)
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ def plan_resolve(view: RunView, command: ResolveCommand, deps: ResolveDependenci
         change = resolution_change(
             view, decision.record, decision.resume_value, now, command.caller.principal
         )
+        change = _with_command_extras(change, command, now)
     else:
         change = _recorded(view, decision.record, decision.events, now)
     return ResolvePlan(record, decision, change, voted)
@@ -148,6 +151,14 @@ def _count(plan: ResolvePlan, deps: ResolveDependencies) -> None:
         waited = milliseconds_between(parse_rfc3339(record.requested_at), deps.clock.now())
         outcome = decision_outcome(plan.decision.resume_value)
         deps.telemetry.record(Decided(record.kind, outcome, waited, tenant))
+
+
+def _with_command_extras(change: RunChange, command: ResolveCommand, now: str) -> RunChange:
+    """What the caller commits with the resolution: its guards, its debug note."""
+    if command.note is not None:
+        snapshot, events = event_log.append(change.snapshot, now, [command.note])
+        change = replace(change, snapshot=snapshot, events=change.events + events)
+    return replace(change, guarded=change.guarded + command.guarded)
 
 
 def after_commit(plan: ResolvePlan, deps: ResolveDependencies) -> ResolveOutcome:

@@ -185,6 +185,40 @@ class InterruptList(BaseModel):
     )
 
 
+class WebhookReceipt(BaseModel):
+    model_config = CLOSED
+
+    status: Literal["matched", "kept", "duplicate"] = Field(
+        description="matched: it resolved a wait; kept: nothing waits for it yet; duplicate: seen before."
+    )
+    event_id: str
+    resolved: int = Field(description="How many waits this delivery resolved.")
+
+
+class WebhookEvent(BaseModel):
+    model_config = CLOSED
+
+    source: str
+    event_id: str
+    delivery_id: str
+    type: str
+    status: Literal["unmatched", "matched"]
+    received_at: str
+    expires_at: str
+    data: dict[str, JsonValue]
+    matched: dict[str, str] | None = Field(default=None, description="The last wait it resolved.")
+    refusal: dict[str, JsonValue] | None = Field(
+        default=None, description="Why a wait refused it (its resumeSchema): code, detail, path."
+    )
+
+
+class WebhookEventsPage(BaseModel):
+    model_config = CLOSED
+
+    source: str
+    events: list[WebhookEvent]
+
+
 class HostCapabilities(BaseModel):
     model_config = CLOSED
 
@@ -228,6 +262,8 @@ MODELS: tuple[type[BaseModel], ...] = (
     RunSnapshot,
     RunEventsPage,
     InterruptList,
+    WebhookReceipt,
+    WebhookEventsPage,
     Capabilities,
     Problem,
 )

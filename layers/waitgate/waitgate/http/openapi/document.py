@@ -81,6 +81,23 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
         "schema": {"type": "string", "minLength": 1, "maxLength": 2048, "pattern": "^[A-Za-z0-9_-]+$"},
         "description": "The previous answer's `next`.",
     },
+    "source": {
+        "in": "path",
+        "schema": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]{0,62}$"},
+        "description": "The webhook source's name (docs/webhooks.md).",
+    },
+    "eventSource": {
+        "name": "source",
+        "in": "query",
+        "schema": {"type": "string", "minLength": 1},
+        "description": "The webhook source whose kept events to list.",
+    },
+    "eventStatus": {
+        "name": "status",
+        "in": "query",
+        "schema": {"type": "string", "enum": ["unmatched", "matched"]},
+        "description": "unmatched: kept for a wait yet to come; matched: resolved a wait.",
+    },
 }
 HEADERS: Final[dict[str, dict[str, Any]]] = {
     "Idempotent-Replayed": {
@@ -181,7 +198,9 @@ def _operation(operation: Operation) -> dict[str, Any]:
 def _parameters(operation: Operation) -> list[dict[str, Any]]:
     names = [*_PATH_PARAMETER.findall(operation.path), *operation.query]
     parameters = [
-        {"name": name, "required": PARAMETERS[name]["in"] == "path", **PARAMETERS[name]} for name in names
+        {"name": name, "required": PARAMETERS[name]["in"] == "path" or name in operation.required_query}
+        | PARAMETERS[name]
+        for name in names
     ]  # a parameter spec may name itself ("limit" of one operation, "limit" of another)
     if operation.keyed:
         parameters.append({"$ref": f"#/components/parameters/{IDEMPOTENCY_KEY}"})

@@ -52,6 +52,7 @@ class Operation:
     form: str | None = None  # the component of an urlencoded form it takes too (the human page's)
     keyed: bool = False  # takes an Idempotency-Key
     query: tuple[str, ...] = ()
+    required_query: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     credential: str | None = None  # what authenticates a request that carries no bearer JWT
 

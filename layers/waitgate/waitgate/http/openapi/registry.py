@@ -293,6 +293,32 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         tags=("channels",),
     ),
     Operation(
+        "receiveWebhook",
+        "post",
+        "/webhooks/{source}",
+        "A provider's signed event: kept, and resolving the waits it matches (docs/webhooks.md)",
+        (
+            Reply(200, "Taken (matched, kept for a later wait, or a retry seen before).", "WebhookReceipt"),
+            *refusals(e.ValidationFailedError, e.UnauthorizedError, e.PayloadTooLargeError, *AWS),
+        ),
+        credential="the source's signature (Standard Webhooks, Stripe, GitHub, or HMAC-SHA256)",
+        tags=("webhooks",),
+    ),
+    Operation(
+        "listWebhookEvents",
+        "get",
+        "/webhooks/events",
+        "The events a webhook source delivered that are still kept, newest first",
+        (
+            Reply(200, "The source's kept events.", "WebhookEventsPage", headers=("Cache-Control",)),
+            *refusals(e.ValidationFailedError, *GATEWAY, e.ForbiddenError, *AWS),
+        ),
+        scope="runs:read",
+        query=("eventSource", "eventStatus", "limit"),
+        required_query=("eventSource",),
+        tags=("webhooks",),
+    ),
+    Operation(
         "getOpenApi",
         "get",
         "/openapi.json",
