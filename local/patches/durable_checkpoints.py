@@ -1,0 +1,29 @@
+"""The durable execution SDK's checkpoints go to the local stack's durable endpoint.
+
+Inside a durable function, the SDK checkpoints through one `boto3.client("lambda")` it builds once
+and caches on `LambdaClient` (its endpoint from the environment, which the local stack points at moto
+for every other Lambda call). Setting that cache to a client of the durable endpoint routes the
+checkpoints, and only them, to the runner. Written against aws-durable-execution-sdk-python 3.0.0.
+"""
+
+from __future__ import annotations
+
+import boto3
+from botocore.config import Config
+
+SDK_VERSION = "3.0.0"
+
+
+def install(endpoint_url: str, region: str) -> None:
+    from aws_durable_execution_sdk_python.lambda_service import LambdaClient
+
+    config = Config(connect_timeout=5, read_timeout=50, retries={"mode": "standard", "max_attempts": 3})
+    LambdaClient._cached_boto_client = boto3.client(  # the SDK's own client cache
+        "lambda", endpoint_url=endpoint_url, region_name=region, config=config
+    )
+
+
+def uninstall() -> None:
+    from aws_durable_execution_sdk_python.lambda_service import LambdaClient
+
+    LambdaClient._cached_boto_client = None
