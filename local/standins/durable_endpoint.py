@@ -163,7 +163,10 @@ class DurableEndpoint:
                 status, body, kept = answer.status, answer.read(), dict(answer.headers)
         except urllib.error.HTTPError as refused:
             status, body, kept = refused.code, refused.read(), dict(refused.headers)
-        return Response(self._outward(body), status=status, headers=_answer_headers(kept))
+        headers = _answer_headers(kept)
+        if status >= 400 and not any(name.lower() == "x-amzn-errortype" for name in headers):
+            headers["X-Amzn-ErrorType"] = _error_type(body)  # where botocore reads an error's code
+        return Response(self._outward(body), status=status, headers=headers)
 
     def _outward(self, body: bytes) -> bytes:
         try:
@@ -218,6 +221,16 @@ def lambda_error(status: int, code: str, message: str) -> Response:
     answer.headers["Content-Type"] = "application/json"
     answer.headers["X-Amzn-ErrorType"] = code
     return answer
+
+
+def _error_type(body: bytes) -> str:
+    """The runner names its errors in the body's `Type` (ResourceNotFoundException, ...)."""
+    try:
+        document = json.loads(body)
+    except ValueError:
+        document = None
+    found = document.get("Type") if isinstance(document, dict) else None
+    return str(found) if found else "ServiceException"
 
 
 def _answer_headers(headers: dict[str, str]) -> dict[str, str]:

@@ -5,6 +5,7 @@ their checkpoints and callbacks, and invokes the functions at the stack's durabl
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import subprocess
 import sys
@@ -54,7 +55,11 @@ class DurableRunner:
             "--log-level",
             "WARNING",
         ]
-        self._process = subprocess.Popen(command, stdin=subprocess.DEVNULL)  # noqa: S603 - our own venv's tool
+        # The runner signs its invokes like any boto3 client: local credentials when none are set.
+        environment = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", **os.environ}
+        self._process = subprocess.Popen(  # noqa: S603 - our own virtualenv's tool
+            command, stdin=subprocess.DEVNULL, env=environment
+        )
         self._wait_until_healthy()
 
     def _wait_until_healthy(self) -> None:

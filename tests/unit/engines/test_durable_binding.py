@@ -96,3 +96,19 @@ def test_each_handle_goes_to_its_engine() -> None:
     # Then Step Functions got the token, the durable engine the bare callback id
     assert step_functions.successes == [("task-1", {"a": 1})] and not step_functions.failures
     assert durable.failures == [(CALLBACK, "InterruptTimedOut", "late")] and not durable.successes
+
+
+def test_a_new_callback_asking_an_answered_key_gets_the_answer_at_once() -> None:
+    # Given a durable function's approval, asked and resolved
+    world = World()
+    request_from_task_event(binding(executionArn=DURABLE_ARN), world.requesting())
+    world.resolve({"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}, node="ship")
+    # When the function's wait_for_callback asks the same key again with another callback (a replay
+    # whose checkpoint was lost, or a second wait on the same key)
+    again = "c2Vjb25kLWNhbGxiYWNr"
+    outcome = request_from_task_event(binding(callbackId=again), world.requesting())
+    # Then the new callback gets the persisted answer, and nobody is asked again
+    assert outcome.status == "replayed"
+    (first, second) = world.workflow.successes
+    assert second[0] == durable_callback_handle(again) and second[1] == first[1]
+    assert world.types().count("interrupt.requested") == 1
