@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import urllib.error
 import urllib.request
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote
 
-from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from werkzeug.wrappers import Request, Response
 
 from local.patches.lambda_runtime import FunctionRegistry, error_payload
@@ -36,6 +37,7 @@ logger = logging.getLogger(__name__)
 HANDLER_INVOKE_HEADER = "X-Dex-Handler-Invoke"
 PROXY_TIMEOUT_SECONDS = 960  # a handler invocation may take the function's whole timeout
 NAMING_SECONDS = 10  # the runner invokes a new execution before its start is answered here
+_CALLBACK_PATH = re.compile(r"(/durable-execution-callbacks/)[^\s?/]+")
 
 
 @dataclass(frozen=True)
@@ -238,13 +240,22 @@ def _answer_headers(headers: dict[str, str]) -> dict[str, str]:
     return {name: value for name, value in headers.items() if name.lower() in kept}
 
 
+class DurableRequestHandler(WSGIRequestHandler):
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """werkzeug's access log line (at INFO, with --verbose): a callback id is a secret."""
+        line = _CALLBACK_PATH.sub(r"\1<callback-id>", self.requestline)
+        self.log("info", '"%s" %s %s', line, code, size)
+
+
 class DurableEndpointServer:
     """The endpoint on a threaded werkzeug server: a handler invocation's checkpoints arrive while
     the runner's invoke that started it is still open."""
 
     def __init__(self, endpoint: DurableEndpoint, port: int = 0) -> None:
         self.endpoint = endpoint
-        self._server: BaseWSGIServer = make_server("127.0.0.1", port, endpoint, threaded=True)
+        self._server: BaseWSGIServer = make_server(
+            "127.0.0.1", port, endpoint, threaded=True, request_handler=DurableRequestHandler
+        )
         serve = self._server.serve_forever
         self._thread = threading.Thread(target=serve, name="durable-endpoint", daemon=True)
 

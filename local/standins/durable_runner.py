@@ -53,7 +53,7 @@ class DurableRunner:
             "--store-type",
             "memory",
             "--log-level",
-            "WARNING",
+            "ERROR",  # its warnings may name a callback id, a secret
         ]
         # The runner signs its invokes like any boto3 client: local credentials when none are set.
         environment = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", **os.environ}
