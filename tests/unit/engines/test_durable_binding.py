@@ -112,3 +112,17 @@ def test_a_new_callback_asking_an_answered_key_gets_the_answer_at_once() -> None
     (first, second) = world.workflow.successes
     assert second[0] == durable_callback_handle(again) and second[1] == first[1]
     assert world.types().count("interrupt.requested") == 1
+
+
+def test_lambdas_status_change_event_names_the_durable_execution() -> None:
+    # Given the event Lambda sends when a durable execution ends (events/durable_status_change.json)
+    from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent
+
+    from tests.support.handlers import Handler, sample_event
+
+    lifecycle = Handler("run_lifecycle").module
+    # When the run lifecycle reads it
+    ended = lifecycle.execution_ended(EventBridgeEvent(sample_event("durable_status_change")))
+    # Then it names the execution by its name and ARN, as a Step Functions one
+    assert ended.execution_name == "release-42" and ended.status == "STOPPED"
+    assert "/durable-execution/release-42/" in ended.execution_arn
