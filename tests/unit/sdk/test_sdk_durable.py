@@ -8,6 +8,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,7 +17,8 @@ from aws_durable_execution_sdk_python.lambda_service import ErrorObject
 from aws_durable_execution_sdk_python_testing.runner import DurableFunctionTestRunner
 
 from tests.unit.sdk.agentflow_doubles import QualityGateReview
-from waitgate.sdk import Approval, ApprovalDecision, ExternalEvent
+from waitgate.errors import InterruptPayloadInvalidError
+from waitgate.sdk import Approval, ApprovalDecision, Escalation, EscalationStep, ExternalEvent, ResolveWith
 from waitgate.sdk.durable import InterruptFailed, InterruptTimedOut, execution_name_of, wait_for_interrupt
 
 FUNCTION = "waitgate-local-RequestInterruptFunction"
@@ -196,3 +198,26 @@ def test_the_run_id_is_the_durable_executions_name() -> None:
     assert execution_name_of(arn) == "release-42"
     with pytest.raises(ValueError, match="run_id"):
         execution_name_of("0b9e/inv-1")
+
+
+def test_the_escalation_policy_and_configurable_ride_beside_the_interrupt(
+    run: Any, lambdas: RecordingLambda
+) -> None:
+    # Given a wait with a reminder after an hour and a run setting
+    remind = Escalation(steps=[EscalationStep(after=timedelta(hours=1), remind=True)])
+    runner, arn = run(asking(lambdas, escalation=remind, configurable={"run": {"escalationThreshold": 0.5}}))
+    # Then the binding carries the checked policy and the settings, as a Task's event does
+    binding = lambdas.binding()
+    assert binding["escalation"] == {"steps": [{"afterMs": 3_600_000, "remind": True}]}
+    assert binding["configurable"] == {"run": {"escalationThreshold": 0.5}}
+    runner.send_callback_success(binding["callbackId"], json.dumps(ACCEPTED).encode())
+    assert runner.wait_for_result(arn, timeout=WAIT_SECONDS).status.value == "SUCCEEDED"
+
+
+def test_a_policy_that_does_not_fit_the_interrupt_is_refused_before_anything_is_asked() -> None:
+    # Given a deadline decision on an approval without a deadline (nothing to decide at)
+    policy = Escalation(on_deadline=ResolveWith({"action": "reject"}))
+    context = SimpleNamespace(execution_context=SimpleNamespace(durable_execution_arn="x/y"))
+    # Then wait_for_interrupt refuses it at once, naming the problem
+    with pytest.raises(InterruptPayloadInvalidError):
+        wait_for_interrupt(context, RELEASE, run_id="r", function_name=FUNCTION, escalation=policy)
