@@ -13,6 +13,10 @@ may have moved), with one line saying what to do.
 | stream delivery | `stream_dispatch` | invokes stream consumers inside the write, unfiltered, at once |
 | SendTaskFailure cause | `task_failures` | drops the cause |
 | StopExecution | `stopped_executions` | leaves a task-token wait RUNNING |
+
+Beside them, `durable_checkpoints` is not a patch of moto: it points the durable execution SDK's own
+cached Lambda client at the local durable endpoint (its checkpoints would otherwise go to moto, which
+knows no durable functions), and refuses an SDK release other than the one it was written for.
 """
 
 from __future__ import annotations

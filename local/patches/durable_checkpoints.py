@@ -8,14 +8,27 @@ checkpoints, and only them, to the runner. Written against aws-durable-execution
 
 from __future__ import annotations
 
+from importlib.metadata import version
+
 import boto3
 from botocore.config import Config
 
 SDK_VERSION = "3.0.0"
 
 
+class DurableSdkVersionError(RuntimeError):
+    """The installed durable execution SDK is not the release this patch was written for."""
+
+
 def install(endpoint_url: str, region: str) -> None:
     from aws_durable_execution_sdk_python.lambda_service import LambdaClient
+
+    installed = version("aws-durable-execution-sdk-python")
+    if installed != SDK_VERSION:
+        raise DurableSdkVersionError(
+            f"The local stack routes aws-durable-execution-sdk-python {SDK_VERSION}'s checkpoints, but "
+            f"{installed} is installed: run `make dev` (it installs requirements.lock)."
+        )
 
     config = Config(connect_timeout=5, read_timeout=50, retries={"mode": "standard", "max_attempts": 3})
     LambdaClient._cached_boto_client = boto3.client(  # the SDK's own client cache
