@@ -21,6 +21,7 @@ MODULES = [
     "first_request",
     "soak",
     "slack_clicks",
+    "durable_roundtrip",
 ]
 
 
