@@ -15,7 +15,7 @@ import boto3
 import pytest
 
 from tests.e2e.conftest import HttpAnswer, HttpClient, LocalStackHandle, run_local
-from tests.e2e.test_kinds_e2e import wait_for
+from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -60,7 +60,7 @@ class DurableRun:
             execution: dict[str, Any] = self.lambdas.get_durable_execution(DurableExecutionArn=self.arn)
             return None if execution["Status"] == "RUNNING" else execution
 
-        execution: dict[str, Any] = wait_for(finished, timeout=60)
+        execution: dict[str, Any] = wait_for(finished, what="the durable execution's end")
         return execution
 
     def history(self) -> list[dict[str, Any]]:
