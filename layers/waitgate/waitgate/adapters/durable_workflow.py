@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code, is_server_error, is_transient
-from waitgate.errors import DeliveryFailedError, TaskGoneError
+from waitgate.adapters.engine_answers import answer_engine
 
 Client = Any  # a boto3 Lambda client
 
@@ -39,18 +38,5 @@ class DurableFunctionsWorkflow:
         send = self._client.send_durable_execution_callback_failure
         self._call(send, CallbackId=callback_id, Error=failure)
 
-    @staticmethod
-    def _call(operation: Any, **arguments: Any) -> None:
-        try:
-            operation(**arguments)
-        except AWS_CALL_ERRORS as error:
-            raise _translate(error) from error
-
-
-def _translate(error: Exception) -> Exception:
-    code = error_code(error)
-    if code in CALLBACK_GONE_CODES:
-        return TaskGoneError(f"Lambda answered {described(error)}.", aws_code=code)
-    if is_transient(error) or is_server_error(error):
-        return DeliveryFailedError(f"Lambda answered {described(error)}.", aws_code=code)
-    return error
+    def _call(self, operation: Any, **arguments: Any) -> None:
+        answer_engine(operation, "Lambda", CALLBACK_GONE_CODES, **arguments)
