@@ -22,6 +22,7 @@ MODULES = [
     "first_request",
     "soak",
     "slack_clicks",
+    "durable_roundtrip",
 ]
 
 

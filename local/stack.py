@@ -21,6 +21,7 @@ from local.standins.gateway import Gateway, GatewayServer
 from local.standins.inbox import count_notices, create_inbox, inbox_pump
 from local.standins.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
 from local.standins.local_channels import LocalChannels
+from local.standins.local_durable import LocalDurable
 from local.standins.metrics_log import MetricsLog
 from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
 from local.standins.oidc_flow import OidcFlow
@@ -93,6 +94,7 @@ class LocalStack:
     _streams: StreamDispatcher | None = None
     _channels: LocalChannels | None = None  # SES on moto and the Slack stand-in (docs/channels.md)
     _webhooks: dict[str, Any] = field(default_factory=dict)  # the local webhook sources (docs/webhooks.md)
+    durable: LocalDurable | None = None  # the durable endpoint and runner (docs/durable-functions.md)
     inbox_url: str = ""
     announce: Callable[[str], None] = logger.info  # says the state line, before any other line
     state_line: str = ""  # what state the stack found and what it does not keep
@@ -119,15 +121,17 @@ class LocalStack:
         lambda_runtime.install(registry)
         restore = Restore(kept)
         self._channels = LocalChannels(state_dir)
+        self.durable = LocalDurable(registry, LOCAL_REGION, LOCAL_ACCOUNT_ID)
         sam_template, translated, self.context = create_template_resources(
             self.settings.api_url,
             issuer.issuer,
             registry,
             restore.creators(),
-            self._channels.template_parameters(),
+            {**self._channels.template_parameters(), **self.durable.template_parameters()},
         )
         self._channels.after_resources(self.context)
         self._webhooks = configure_sources(self.context, state_dir)
+        self.durable.after_resources(self.context)
         self.resource_types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
         assert self._streams is not None
         self._streams.filters = self.context.stream_filters
@@ -137,7 +141,8 @@ class LocalStack:
         if restore.problems:
             logger.warning("the kept state as it was before this start: %s", state_dir.keep_aside())
         self._start_gateway(sam_template, issuer)
-        self._pumps = [*self._channels.pumps(self), *(factory(self) for factory in PUMP_FACTORIES)]
+        side_pumps = [*self._channels.pumps(self), *self.durable.pumps(self)]
+        self._pumps = [*side_pumps, *(factory(self) for factory in PUMP_FACTORIES)]
         for pump in self._pumps:
             pump.start()
         self._write_description(issuer)
@@ -179,6 +184,8 @@ class LocalStack:
         if self._channels is not None:
             self.description["slack"] = self._channels.description(self.settings.api_url)
         self.description["webhooks"] = described(self._webhooks, self.settings.api_url)
+        if self.durable is not None:
+            self.description["durable"] = self.durable.description(self.context)
         self.settings.state_dir.write_local_json(self.description)
 
     def stop(self) -> None:
@@ -193,6 +200,9 @@ class LocalStack:
         if self._channels is not None:
             self._channels.stop()
             self._channels = None
+        if self.durable is not None:
+            self.durable.stop()
+            self.durable = None
         if self._moto is not None:
             self._moto.stop()
             self._moto = None

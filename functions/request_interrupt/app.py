@@ -1,7 +1,9 @@
-"""requestInterrupt — invoked by a Step Functions `lambda:invoke.waitForTaskToken` Task.
+"""requestInterrupt — invoked by a Step Functions `lambda:invoke.waitForTaskToken` Task, or by a Lambda
+durable function's callback submitter (waitgate.sdk.durable).
 
-Event: {taskToken, runId, nodeId, tenantId?, interrupt, configurable?}. The task's output, once the
-interrupt is resolved, is the resumeValue. An invalid payload fails the task (InterruptPayloadInvalid).
+Event: {taskToken, runId, nodeId, tenantId?, interrupt, configurable?}, or {callbackId, runId, nodeId,
+tenantId?, interrupt, configurable?, escalation?}. The task's output (the callback's result), once the
+interrupt is resolved, is the resumeValue. An invalid payload fails it (InterruptPayloadInvalid).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from typing import Any
 
 import boto3
 
+from local.cli.command_actions import action_parsers
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
 from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
@@ -57,37 +58,20 @@ CONTACT_ACTIONS = {
 
 def add_directory_parser(commands: Any) -> None:
     """The `directory` command and its actions, on the CLI's subparsers."""
-    directory = commands.add_parser(
+    for action, parser in action_parsers(
+        commands,
         "directory",
-        help="manage approver groups and roles (the local stack's, or a deployed table's)",
-        description=DESCRIPTION,
-        epilog="example:\n  " + ACTIONS["add-member"][1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    actions = directory.add_subparsers(dest="directory_action", required=True, metavar="ACTION")
-    for action, (text, example) in ACTIONS.items():
-        parser = actions.add_parser(
-            action,
-            help=text,
-            description=text[0].upper() + text[1:] + ".",
-            epilog=f"example:\n  {example}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
+        "manage approver groups and roles (the local stack's, or a deployed table's)",
+        DESCRIPTION,
+        {**ACTIONS, **CONTACT_ACTIONS},
+        example="add-member",
+    ):
         parser.add_argument("--tenant", default="default", help="the tenant (default: %(default)s)")
-        ref = parser.add_mutually_exclusive_group(required=True)
-        ref.add_argument("--group", help="a group ref, as in approverGroupRefs")
-        ref.add_argument("--role", help="a role ref, as in approverRoleRefs")
-        parser.add_argument("--principal", required=action != "list", help="the JWT sub of the person")
-        _add_table_arguments(parser)
-    for action, (text, example) in CONTACT_ACTIONS.items():
-        parser = actions.add_parser(
-            action,
-            help=text,
-            description=text[0].upper() + text[1:] + ".",
-            epilog=f"example:\n  {example}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        parser.add_argument("--tenant", default="default", help="the tenant (default: %(default)s)")
+        if action in ACTIONS:
+            ref = parser.add_mutually_exclusive_group(required=True)
+            ref.add_argument("--group", help="a group ref, as in approverGroupRefs")
+            ref.add_argument("--role", help="a role ref, as in approverRoleRefs")
+            parser.add_argument("--principal", required=action != "list", help="the JWT sub of the person")
         if action == "set-contact":
             parser.add_argument("--principal", required=True, help="the JWT sub of the person")
             parser.add_argument("--email", help='their e-mail address ("" clears it)')

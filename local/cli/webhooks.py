@@ -16,6 +16,7 @@ from typing import Any
 
 import boto3
 
+from local.cli.command_actions import action_parsers
 from local.standins.webhook_sources import LocalWebhookSources, secret_prefix
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
@@ -50,22 +51,14 @@ class SourceRefusedError(Exception):
 
 
 def add_webhooks_parser(commands: Any) -> None:
-    webhooks = commands.add_parser(
+    for action, parser in action_parsers(
+        commands,
         "webhooks",
-        help="manage webhook sources and read their events (the local stack's, or a deployed one's)",
-        description=DESCRIPTION,
-        epilog="example:\n  " + ACTIONS["events"][1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    actions = webhooks.add_subparsers(dest="webhooks_action", required=True, metavar="ACTION")
-    for action, (text, example) in ACTIONS.items():
-        parser = actions.add_parser(
-            action,
-            help=text,
-            description=text[0].upper() + text[1:] + ".",
-            epilog=f"example:\n  {example}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
+        "manage webhook sources and read their events (the local stack's, or a deployed one's)",
+        DESCRIPTION,
+        ACTIONS,
+        example="events",
+    ):
         if action == "add-source":
             _add_source_arguments(parser)
         if action == "events":

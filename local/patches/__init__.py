@@ -14,6 +14,10 @@ may have moved), with one line saying what to do.
 | SendTaskFailure cause | `task_failures` | drops the cause |
 | StopExecution | `stopped_executions` | leaves a task-token wait RUNNING |
 | EMF lines kept | `emf_lines` | (Powertools) nobody reads printed EMF: kept for dev-metrics |
+
+Beside them, `durable_checkpoints` is not a patch of moto: it points the durable execution SDK's own
+cached Lambda client at the local durable endpoint (its checkpoints would otherwise go to moto, which
+knows no durable functions), and refuses an SDK release other than the one it was written for.
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from typing import Any
 
 FORMAT_VERSION = 1
 NOT_KEPT = (
-    "finished executions (their runs are kept), messages in the stack's other queues, "
-    "AWS resources you created yourself other than state machines"
+    "finished executions (their runs are kept), durable functions' executions, messages in the stack's "
+    "other queues, AWS resources you created yourself other than state machines"
 )
 
 

@@ -102,6 +102,8 @@ def create_function(context: StackContext, logical_id: str, properties: dict[str
             environment=properties.get("Environment", {}).get("Variables", {}),
         )
     )
+    if "DurableConfig" in properties:  # moto knows no durable functions: the local runner runs them
+        context.durable_configs[name] = properties["DurableConfig"]
     return Created(ref=name, attributes={"Arn": function["FunctionArn"]})
 
 

@@ -36,9 +36,10 @@ def create_schedule_group(context: StackContext, logical_id: str, properties: di
 def create_rule(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
     events = context.clients("events")
     name = properties.get("Name") or context.physical_name(logical_id, 64)
+    pattern = properties["EventPattern"]  # an object, or the JSON text of one
     arn = events.put_rule(
         Name=name,
-        EventPattern=json.dumps(properties["EventPattern"]),
+        EventPattern=pattern if isinstance(pattern, str) else json.dumps(pattern),
         State=properties.get("State", "ENABLED"),
     )["RuleArn"]
     targets = [{"Id": t["Id"], "Arn": t["Arn"]} for t in properties.get("Targets", [])]

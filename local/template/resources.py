@@ -44,6 +44,8 @@ class StackContext:
     stream_filters: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
     # SQS event source mappings, polled by local.standins.queue_poller (moto's are created disabled)
     queue_mappings: list[Any] = field(default_factory=list)
+    # function name → its DurableConfig, for the functions that are durable (local.standins.local_durable)
+    durable_configs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def physical_name(self, logical_id: str, limit: int = 64) -> str:
         return f"{self.stack_name}-{logical_id}"[:limit]

@@ -27,6 +27,7 @@ from waitgate.records import (
     RunSnapshot,
     StoredAnswer,
 )
+from waitgate.resume_handles import durable_callback_handle, handle_kind
 
 RUN = RunRef("default", "run-1")
 
@@ -80,6 +81,14 @@ def test_an_escalation_policy_and_its_fired_steps_read_back_the_same(store: Any)
     escalated = replace(interrupt(), escalation={"steps": [{"afterMs": 9, "remind": True}]}, escalated=(0,))
     store.commit(replace(first_change(), interrupt=escalated))
     assert store.load(RUN, "Gate").interrupt == escalated
+
+
+def test_a_durable_callback_handle_reads_back_the_same(store: Any) -> None:
+    # A Lambda durable function's run waits on a callback id, stored beside task tokens as its handle
+    waiting = replace(interrupt(), task_token=durable_callback_handle("eyJhcm4iOiJ4In0="))
+    store.commit(replace(first_change(), interrupt=waiting))
+    read = store.load(RUN, "Gate").interrupt
+    assert read == waiting and handle_kind(read.task_token) == "durable-callback"
 
 
 def test_a_second_new_run_with_the_same_id_loses(store: Any) -> None:

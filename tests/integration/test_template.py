@@ -274,7 +274,12 @@ def test_every_function_is_watched_by_a_handler_errors_alarm(template: dict[str,
     resources = template["Resources"]
     watched = [
         query["MetricStat"]["Metric"]["Dimensions"][0]["Value"]["Ref"]
-        for name in ("HttpHandlerErrorsAlarm", "ReadHandlerErrorsAlarm", "WorkflowHandlerErrorsAlarm")
+        for name in (
+            "HttpHandlerErrorsAlarm",
+            "ReadHandlerErrorsAlarm",
+            "WorkflowHandlerErrorsAlarm",
+            "SampleFunctionErrorsAlarm",
+        )
         for query in resources[name]["Properties"]["Metrics"]
         if "MetricStat" in query
     ]

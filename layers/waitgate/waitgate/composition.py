@@ -94,9 +94,23 @@ def store() -> InterruptStore:
 
 @lru_cache(maxsize=1)
 def workflow() -> Workflow:
+    """Step Functions for task tokens, Lambda durable functions for callback ids (resume_handles)."""
     from waitgate.adapters.sfn_workflow import StepFunctionsWorkflow
+    from waitgate.adapters.workflow_engines import WorkflowEngines
 
-    return StepFunctionsWorkflow(aws_client("stepfunctions"))
+    return WorkflowEngines(StepFunctionsWorkflow(aws_client("stepfunctions")), durable_workflow)
+
+
+def durable_workflow() -> Workflow:
+    """The callback API at DURABLE_ENDPOINT_URL when set (the local stack's runner), else Lambda's own."""
+    import boto3
+    from botocore.config import Config
+
+    from waitgate.adapters.durable_workflow import DurableFunctionsWorkflow
+
+    config = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=3, read_timeout=10)
+    endpoint = settings().durable_endpoint_url or None
+    return DurableFunctionsWorkflow(boto3.client("lambda", endpoint_url=endpoint, config=config))
 
 
 def request_dependencies() -> RequestDependencies:

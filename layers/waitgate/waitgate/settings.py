@@ -52,6 +52,8 @@ class Settings(BaseModel):
     webhook_secret_prefix: str = ""  # each webhook source's secrets: <prefix><source> (docs/webhooks.md)
     notification_attempts: int = Field(default=5, ge=1)
     notification_retry_base_seconds: float = Field(default=30, gt=0)
+    # Lambda durable functions (docs/durable-functions.md): where their callback API is; "" = Lambda's.
+    durable_endpoint_url: str = ""
 
     # The /inbox page's sign-in (docs/inbox.md): the issuer, the public client, its endpoints.
     oidc_issuer: str = ""
@@ -95,6 +97,7 @@ class Settings(BaseModel):
             inbox_authorization_endpoint=env.get("INBOX_AUTHORIZATION_ENDPOINT", ""),
             inbox_token_endpoint=env.get("INBOX_TOKEN_ENDPOINT", ""),
             inbox_authorize_parameters=env.get("INBOX_AUTHORIZE_PARAMETERS", ""),
+            durable_endpoint_url=env.get("DURABLE_ENDPOINT_URL", ""),
         )
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code, is_server_error, is_transient
-from waitgate.errors import DeliveryFailedError, TaskGoneError
+from waitgate.adapters.engine_answers import answer_engine
 
 Client = Any  # a boto3 Step Functions client
 
@@ -35,18 +34,5 @@ class StepFunctionsWorkflow:
             cause=cause[:CAUSE_LIMIT],
         )
 
-    @staticmethod
-    def _call(operation: Any, **arguments: Any) -> None:
-        try:
-            operation(**arguments)
-        except AWS_CALL_ERRORS as error:
-            raise _translate(error) from error
-
-
-def _translate(error: Exception) -> Exception:
-    code = error_code(error)
-    if code in TASK_GONE_CODES:
-        return TaskGoneError(f"Step Functions answered {described(error)}.", aws_code=code)
-    if is_transient(error) or is_server_error(error):
-        return DeliveryFailedError(f"Step Functions answered {described(error)}.", aws_code=code)
-    return error
+    def _call(self, operation: Any, **arguments: Any) -> None:
+        answer_engine(operation, "Step Functions", TASK_GONE_CODES, **arguments)

@@ -8,6 +8,8 @@
 - escalation: `Escalation(steps=[EscalationStep(...)], on_deadline=ResolveWith(...))`, the policy
   beside an interrupt: reminders, added approvers, a decision at the deadline;
 - workflow: `interrupt_task_state(...)`, the ASL Task state that suspends on an interrupt.
+- durable (imported on its own: it needs boto3 and aws-durable-execution-sdk-python):
+  `wait_for_interrupt(context, Approval(...))` suspends a Lambda durable function on an interrupt.
 
 Guide: docs/sdk.md.
 """

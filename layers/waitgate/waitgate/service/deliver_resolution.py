@@ -2,7 +2,9 @@
 by the stream consumer for whatever was committed but not delivered (docs/durability.md).
 
 A resolved interrupt is answered with SendTaskSuccess(resumeValue), an expired one with
-SendTaskFailure(InterruptTimedOut). Once sent (or once Step Functions says the task is gone) the node
+SendTaskFailure(InterruptTimedOut) (for a durable function's callback: the same through
+SendDurableExecutionCallbackSuccess/Failure; the Workflow port picks the engine by the handle).
+Once sent (or once Step Functions says the task is gone) the node
 item gets `deliveredAt` + `deliveryOutcome`: after a resolver's own send, with one conditional update;
 otherwise (the outbox, the expiry, a task gone) with an `interrupt.delivered` or
 `interrupt.delivery_failed` debug event, in one conditional transaction. A throttled or failed send leaves

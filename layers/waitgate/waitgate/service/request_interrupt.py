@@ -1,4 +1,5 @@
-"""requestInterrupt: a workflow's waitForTaskToken task asks for an interrupt and suspends."""
+"""requestInterrupt: a workflow's waitForTaskToken task (or a durable function's callback) asks for an
+interrupt and suspends. `task_token` is the handle the run waits on (waitgate.resume_handles)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ from waitgate.service.rules.reentry import KeySupersededError
 from waitgate.size_limits import check_required_approvals
 from waitgate.telemetry import Correlation, NoTelemetry, Requested
 from waitgate.webhooks.matching import shape_of
-from waitgate.workflow_event import parse_workflow_event
+from waitgate.workflow_event import handle_in, parse_workflow_event
 
 logger = logging.getLogger(__name__)
 
@@ -292,11 +293,11 @@ def _deadline(now: Any, timeout_ms: Any) -> str | None:
 
 def request_from_task_event(event: Any, deps: RequestDependencies) -> RequestOutcome:
     """The Task's event checked first; a malformed one with a token fails the task by name."""
-    task_token = event.get("taskToken") if isinstance(event, dict) else None
+    handle = handle_in(event)
     try:
         task = parse_workflow_event(event)
         request = InterruptRequest(
-            task_token=task.task_token,
+            task_token=task.handle,
             run=RunRef.parse(task.tenant_id or DEFAULT_TENANT, task.run_id),
             node_id=check_node_id(task.node_id),
             interrupt=task.interrupt,
@@ -305,9 +306,9 @@ def request_from_task_event(event: Any, deps: RequestDependencies) -> RequestOut
             escalation=task.escalation,
         )
     except WaitgateError as error:
-        if not isinstance(task_token, str) or not task_token:
+        if handle is None:
             raise  # nobody to answer: a wiring bug, surfaced as the invocation's error
-        deps.workflow.send_failure(task_token, InterruptPayloadInvalidError.code, error.detail)
+        deps.workflow.send_failure(handle, InterruptPayloadInvalidError.code, error.detail)
         deps.telemetry.record(Requested("", "rejected"))
         return RequestOutcome(status="rejected")
     return request_interrupt(request, deps)

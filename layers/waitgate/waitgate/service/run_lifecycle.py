@@ -1,6 +1,8 @@
-"""A run's end: when its Step Functions execution ends, the snapshot says so and nothing waits any more.
+"""A run's end: when its execution ends, the snapshot says so and nothing waits any more.
 
-SUCCEEDED → completed, FAILED and TIMED_OUT → failed, ABORTED → cancelled. A `run.status_changed`
+The execution is a Step Functions one or a Lambda durable one; both engines tell it with an
+EventBridge status change. SUCCEEDED → completed, FAILED and TIMED_OUT → failed, ABORTED (Step
+Functions) and STOPPED (durable) → cancelled. A `run.status_changed`
 event is logged; every interrupt still pending becomes `cancelled` (with `interrupt.cancelled`), so
 every link answers 409 and run-scoped resolves answer 409 (a terminal snapshot refuses them first).
 """
@@ -23,6 +25,7 @@ RUN_STATUS_OF_EXECUTION: Final[dict[str, RunStatus]] = {
     "FAILED": "failed",
     "TIMED_OUT": "failed",
     "ABORTED": "cancelled",
+    "STOPPED": "cancelled",
 }
 
 
@@ -30,7 +33,7 @@ RUN_STATUS_OF_EXECUTION: Final[dict[str, RunStatus]] = {
 class ExecutionEnded:
     execution_name: str
     execution_arn: str
-    status: str  # the execution's: SUCCEEDED, FAILED, TIMED_OUT, ABORTED
+    status: str  # the execution's: SUCCEEDED, FAILED, TIMED_OUT, ABORTED or STOPPED
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The lookup from a Step Functions execution to the run it carries.
+"""The lookup from a Step Functions execution (or a Lambda durable execution) to the run it carries.
 
 An "Execution Status Change" event names the execution (its name is the runId by default) but not
 the tenant. The first request of a run writes the link in its own transaction, with the execution's
@@ -12,8 +12,15 @@ from waitgate.records import ExecutionLinkRef, GuardedItem, RunRef
 EXECUTION_LINK = "execution-link"
 
 
+DURABLE_EXECUTION = "/durable-execution/"
+
+
 def execution_name_of(run: RunRef, execution_arn: str | None) -> str:
-    """arn:aws:states:<region>:<account>:execution:<stateMachine>:<name> → name; else the runId."""
+    """arn:aws:states:<region>:<account>:execution:<stateMachine>:<name> → name, and a Lambda durable
+    execution's arn:aws:lambda:…:function:<fn>:<qualifier>/durable-execution/<name>/<id> → name;
+    else the runId."""
+    if execution_arn and DURABLE_EXECUTION in execution_arn:
+        return execution_arn.split(DURABLE_EXECUTION, 1)[1].split("/", 1)[0]
     if execution_arn and execution_arn.count(":") >= 7:
         return execution_arn.rsplit(":", 1)[1]
     return run.run_id

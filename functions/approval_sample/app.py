@@ -1,0 +1,27 @@
+"""approvalSample — a Lambda durable function that suspends on an approval waitgate hosts and returns
+the decision (docs/durable-functions.md).
+
+Input: {interrupt: <approval payload>, tenantId?, escalation?}; the execution's name is the run's id.
+Output: the decision (ApprovalDecision's members, camelCase). A deadline fails the execution with
+InterruptTimedOut; an invalid payload with InterruptPayloadInvalid.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_durable_execution_sdk_python.context import DurableContext
+from aws_durable_execution_sdk_python.execution import durable_execution
+
+from waitgate.sdk import ApprovalDecision
+from waitgate.sdk.durable import wait_for_interrupt
+
+
+@durable_execution
+def lambda_handler(event: dict[str, Any], context: DurableContext) -> dict[str, Any]:
+    decision = wait_for_interrupt(
+        context, event["interrupt"], tenant_id=event.get("tenantId"), escalation=event.get("escalation")
+    )
+    if not isinstance(decision, ApprovalDecision):
+        raise TypeError("the sample asks for approvals: its interrupt's kind must be approval")
+    return decision.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -1,0 +1,42 @@
+"""Workflow on Lambda durable functions: answer a durable execution's callback.
+
+SendDurableExecutionCallbackSuccess carries the resume value (JSON) as its result;
+SendDurableExecutionCallbackFailure carries the error by name: as ErrorType, and as ErrorData
+(`{"error": ...}`), which is what the durable SDK hands the function (waitgate.sdk.durable reads it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from waitgate.adapters.engine_answers import answer_engine
+
+Client = Any  # a boto3 Lambda client
+
+# The callback no longer waits: it timed out or was closed (CallbackTimeoutException, AWS), or the
+# service does not know it (ResourceNotFoundException: the local runner's answer for a closed one too).
+CALLBACK_GONE_CODES = frozenset({"CallbackTimeoutException", "ResourceNotFoundException"})
+MESSAGE_LIMIT = 32_768
+
+
+class DurableFunctionsWorkflow:
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def send_success(self, callback_id: str, output: Any) -> None:
+        result = json.dumps(output, separators=(",", ":")).encode("utf-8")
+        send = self._client.send_durable_execution_callback_success
+        self._call(send, CallbackId=callback_id, Result=result)
+
+    def send_failure(self, callback_id: str, error: str, cause: str) -> None:
+        failure = {
+            "ErrorType": error[:256],
+            "ErrorMessage": cause[:MESSAGE_LIMIT],
+            "ErrorData": json.dumps({"error": error[:256]}, separators=(",", ":")),
+        }
+        send = self._client.send_durable_execution_callback_failure
+        self._call(send, CallbackId=callback_id, Error=failure)
+
+    def _call(self, operation: Any, **arguments: Any) -> None:
+        answer_engine(operation, "Lambda", CALLBACK_GONE_CODES, **arguments)

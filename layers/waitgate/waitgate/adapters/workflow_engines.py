@@ -1,0 +1,36 @@
+"""The Workflow port over both engines: each handle goes to the engine it belongs to.
+
+A task token goes to Step Functions unchanged; a `durable-callback:` handle goes, as its callback id,
+to Lambda durable functions (waitgate.resume_handles). The durable engine is built on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from waitgate.ports import Workflow
+from waitgate.resume_handles import callback_id_of, handle_kind
+
+
+class WorkflowEngines:
+    def __init__(self, step_functions: Workflow, durable_functions: Callable[[], Workflow]) -> None:
+        self._step_functions = step_functions
+        self._make_durable = durable_functions
+
+    @cached_property
+    def _durable(self) -> Workflow:
+        return self._make_durable()
+
+    def send_success(self, task_token: str, output: Any) -> None:
+        if handle_kind(task_token) == "durable-callback":
+            self._durable.send_success(callback_id_of(task_token), output)
+        else:
+            self._step_functions.send_success(task_token, output)
+
+    def send_failure(self, task_token: str, error: str, cause: str) -> None:
+        if handle_kind(task_token) == "durable-callback":
+            self._durable.send_failure(callback_id_of(task_token), error, cause)
+        else:
+            self._step_functions.send_failure(task_token, error, cause)

@@ -1,0 +1,102 @@
+"""Deliver "Durable Execution Status Change" events, as EventBridge would, to the targets of the
+stack's rules that match them (source aws.lambda).
+
+The runner emits no events: every tick reads each execution the durable endpoint started and, once
+it reached a terminal status, sends the event AWS sends (docs/durable-functions.md) to the target
+functions of every matching rule, then never again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from local.standins.pumps import Pump
+from local.template.event_patterns import matches
+
+if TYPE_CHECKING:
+    from local.stack import LocalStack
+    from local.standins.durable_endpoint import DurableEndpoint
+
+logger = logging.getLogger(__name__)
+DETAIL_TYPE = "Durable Execution Status Change"
+TERMINAL = frozenset({"SUCCEEDED", "FAILED", "TIMED_OUT", "STOPPED"})
+INTERVAL_SECONDS = 0.25
+
+
+def status_change_event(execution: dict[str, Any], region: str, account: str) -> dict[str, Any]:
+    """The EventBridge event AWS sends for a durable execution's new status."""
+    arn = str(execution["DurableExecutionArn"])
+    detail: dict[str, Any] = {
+        "durableExecutionArn": arn,
+        "durableExecutionName": execution["DurableExecutionName"],
+        "functionArn": arn.split("/durable-execution/", 1)[0],
+        "status": execution["Status"],
+        "startTimestamp": _timestamp(execution.get("StartTimestamp")),
+    }
+    if execution.get("EndTimestamp") is not None:
+        detail["endTimestamp"] = _timestamp(execution["EndTimestamp"])
+    return {
+        "version": "0",
+        "id": str(uuid.uuid4()),
+        "detail-type": DETAIL_TYPE,
+        "source": "aws.lambda",
+        "account": account,
+        "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "region": region,
+        "resources": [],
+        "detail": detail,
+    }
+
+
+def _timestamp(value: Any) -> str | None:
+    if isinstance(value, int | float):
+        return datetime.fromtimestamp(value, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return None if value is None else str(value)
+
+
+class DurableEventPump:
+    def __init__(self, endpoint: DurableEndpoint, clients: Any, region: str, account: str) -> None:
+        self._endpoint, self._clients = endpoint, clients
+        self._region, self._account = region, account
+        self._announced: set[str] = set()
+
+    def tick(self) -> None:
+        for aws_arn, runner_arn in self._endpoint.names.started():
+            if aws_arn in self._announced:
+                continue
+            execution = self._endpoint.runner_get(runner_arn)
+            if execution.get("Status") in TERMINAL:
+                self._announce(status_change_event(execution, self._region, self._account))
+
+    def _announce(self, event: dict[str, Any]) -> None:
+        payload = json.dumps(event).encode("utf-8")
+        for function in self._targets(event):
+            answer = self._clients("lambda").invoke(FunctionName=function, Payload=payload)
+            if "FunctionError" in answer:
+                logger.warning("%s failed on %s; tried again next tick", function, event["detail"]["status"])
+                return
+        self._announced.add(event["detail"]["durableExecutionArn"])
+        detail = event["detail"]
+        logger.info("durable execution %s %s", detail["durableExecutionName"], detail["status"])
+
+    def _targets(self, event: dict[str, Any]) -> list[str]:
+        events = self._clients("events")
+        found = []
+        for rule in events.list_rules()["Rules"]:
+            pattern = json.loads(rule.get("EventPattern") or "{}")
+            if pattern.get("source") == ["aws.lambda"] and matches(pattern, event):
+                targets = events.list_targets_by_rule(Rule=rule["Name"])["Targets"]
+                found += [str(target["Arn"]).split(":function:")[-1] for target in targets]
+        return found
+
+
+def durable_event_pump(stack: LocalStack) -> Pump:
+    assert stack.context is not None and stack.durable is not None
+    context = stack.context
+    endpoint = stack.durable.endpoint
+    pump = DurableEventPump(endpoint, context.clients, context.region, context.account_id)
+    return Pump("durable-events", pump.tick, INTERVAL_SECONDS)

@@ -1,0 +1,73 @@
+"""Lambda durable functions on the local stack (docs/durable-functions.md, "Locally").
+
+Before the template's resources: the durable endpoint starts (local.standins.durable_endpoint) and
+the template's DurableEndpointUrl points waitgate's callback calls at it. After them: it learns the
+stack's durable functions (those with a DurableConfig), the durable SDK's checkpoints are routed to
+it (local.patches.durable_checkpoints) and the runner starts, invoking the functions through it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from local.patches import durable_checkpoints
+from local.patches.lambda_runtime import FunctionRegistry
+from local.standins.durable_endpoint import DurableEndpoint, DurableEndpointServer, DurableFunction
+from local.standins.durable_runner import DurableRunner, free_port
+from local.template.resources import StackContext
+
+if TYPE_CHECKING:
+    from local.stack import LocalStack
+    from local.standins.pumps import Pump
+
+DEFAULT_RETENTION_DAYS = 14
+
+
+def function_key(logical_id: str) -> str:
+    """ApprovalSampleFunction → "approval" (local.json's durable.functions)."""
+    name = logical_id.removesuffix("Function").removesuffix("Sample") or logical_id
+    return name[:1].lower() + name[1:]
+
+
+class LocalDurable:
+    def __init__(self, registry: FunctionRegistry, region: str, account_id: str) -> None:
+        runner_port = free_port()
+        self.endpoint = DurableEndpoint(f"http://127.0.0.1:{runner_port}", registry, {}, region, account_id)
+        self._server = DurableEndpointServer(self.endpoint)
+        self._server.start()
+        self._runner = DurableRunner(runner_port, self._server.url, region)
+        self._region = region
+
+    @property
+    def url(self) -> str:
+        return self._server.url
+
+    def template_parameters(self) -> dict[str, str]:
+        return {"DurableEndpointUrl": self.url}
+
+    def after_resources(self, context: StackContext) -> None:
+        for name, config in context.durable_configs.items():
+            timeout = int(config["ExecutionTimeout"])
+            retention = int(config.get("RetentionPeriodInDays", DEFAULT_RETENTION_DAYS))
+            self.endpoint.functions[name] = DurableFunction(name, timeout, retention)
+        durable_checkpoints.install(self.url, self._region)
+        self._runner.start()
+
+    def description(self, context: StackContext) -> dict[str, Any]:
+        """local.json's `durable`: the endpoint to start and read executions at, and the functions."""
+        functions = {
+            function_key(logical_id): str(created.ref)
+            for logical_id, created in context.physical_ids.items()
+            if str(created.ref) in context.durable_configs
+        }
+        return {"endpointUrl": self.url, "functions": functions}
+
+    def pumps(self, stack: LocalStack) -> list[Pump]:
+        from local.standins.durable_events import durable_event_pump
+
+        return [durable_event_pump(stack)]
+
+    def stop(self) -> None:
+        self._runner.stop()
+        self._server.stop()
+        durable_checkpoints.uninstall()
