@@ -15,21 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from waitgate.payloads.kinds import INTERRUPT_KINDS
 from waitgate.records import RunRef
 
 NAMESPACE = "waitgate"
-KINDS = frozenset(
-    {
-        "approval",
-        "clarification",
-        "external-event",
-        "custom",
-        "conversation.start",
-        "conversation.exchange",
-        "conversation.close",
-        "low-confidence",
-    }
-)
+KINDS = frozenset(INTERRUPT_KINDS)  # the dimension `kind` takes these, or "other"
 ACTIONS = frozenset({"accept", "reject", "refine", "edit-accept", "ask"})
 REFUSED_STATUSES = frozenset({401, 403, 404, 409, 410})
 
