@@ -12,41 +12,17 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 import boto3
 
+from bench.dynamodb_calls import counted
 from bench.report import Row
 
 GROUP = "inbox"
 REGION = "us-east-1"
 FEW, MANY = 10, int(os.environ.get("WAITGATE_BENCH_INBOX_RESOLVED") or 100_000)
 PENDING = 5  # alice's pending interrupts, in both tables
-
-
-@dataclass
-class Counted:
-    calls: list[str] = field(default_factory=list)
-    items: int = 0
-
-    def before(self, model: Any = None, **_: Any) -> None:
-        self.calls.append(model.name)
-
-    def after(self, parsed: Any = None, **_: Any) -> None:
-        parsed = parsed or {}
-        if "ScannedCount" in parsed:
-            self.items += int(parsed["ScannedCount"])
-        else:
-            self.items += int("Item" in parsed) + len(parsed.get("Items", []))
-            self.items += sum(len(found) for found in parsed.get("Responses", {}).values())
-
-    @contextmanager
-    def counting(self) -> Iterator[Counted]:
-        self.calls, self.items = [], 0
-        yield self
 
 
 def _record(n: int, status: str, principal: str = "alice") -> Any:
@@ -90,7 +66,7 @@ def _seed(table: str, records: list[Any]) -> None:
 
 
 def _environment(table: str) -> None:
-    from bench.scale import create_table_from_template
+    from tests.integration.conftest import create_table_from_template
 
     create_table_from_template(boto3.client("dynamodb", region_name=REGION), "InterruptsTable", table)
     os.environ["TABLE_NAME"] = table
@@ -110,16 +86,13 @@ def _one_page(resolved: int) -> tuple[int, int, str, int]:
     _environment(f"bench-inbox-{resolved}")
     _seed(os.environ["TABLE_NAME"], [_record(n, "pending") for n in range(PENDING)])
     _seed(os.environ["TABLE_NAME"], [_record(n, "resolved") for n in range(resolved)])
-    counter = Counted()
-    events = composition.aws_client("dynamodb").meta.events
-    events.register("before-call.dynamodb", counter.before)
-    events.register("after-call.dynamodb", counter.after)
+    counter = counted(composition.aws_client("dynamodb"))
     alice = Caller("alice", "default", "jwt", frozenset({"approvals:respond"}))
     query = InboxQuery.parse({"status": "pending", "limit": "50"}, alice)
     with counter.counting():
         body = list_interrupts(query, alice, composition.inbox_dependencies())
     assert len(body["items"]) == PENDING, body
-    return len(counter.calls), counter.items, " + ".join(counter.calls), len(body["items"])
+    return len(counter.calls), counter.scanned, " + ".join(counter.calls), len(body["items"])
 
 
 def _measure() -> list[Row]:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import boto3
 
+from bench.dynamodb_calls import Counted, counted
 from bench.report import Row
 from bench.samples import ACCEPT, APPROVAL
 from bench.task_tokens import TaskTokens
@@ -22,46 +21,6 @@ GROUP = "scale"
 REGION = "us-east-1"
 MORE_EVENTS = 10_000
 MORE_INTERRUPTS = 999
-
-
-@dataclass
-class Counted:
-    """The DynamoDB operations sent and the items their answers held, while `counting()`."""
-
-    calls: list[str] = field(default_factory=list)
-    items: int = 0
-
-    def before(self, model: Any = None, **_: Any) -> None:
-        self.calls.append(model.name)
-
-    def after(self, parsed: Any = None, **_: Any) -> None:
-        parsed = parsed or {}
-        self.items += int("Item" in parsed) + len(parsed.get("Items", []))
-        self.items += sum(len(found) for found in parsed.get("Responses", {}).values())
-
-    @contextmanager
-    def counting(self) -> Iterator[Counted]:
-        self.calls, self.items = [], 0
-        yield self
-
-
-def create_table_from_template(client: Any, logical_id: str, name: str) -> str:
-    """As tests/integration/conftest.py does: the table's own properties from template.yaml."""
-    from local.template.sam_template import load_template
-
-    properties = load_template()["Resources"][logical_id]["Properties"]
-    keys = (
-        "AttributeDefinitions",
-        "KeySchema",
-        "BillingMode",
-        "StreamSpecification",
-        "GlobalSecondaryIndexes",
-    )
-    arguments = {key: properties[key] for key in keys if key in properties}
-    if "StreamSpecification" in arguments:
-        arguments["StreamSpecification"] = {"StreamEnabled": True, **arguments["StreamSpecification"]}
-    client.create_table(TableName=name, **arguments)
-    return name
 
 
 def _environment() -> str:
@@ -80,6 +39,8 @@ def _environment() -> str:
         "SCHEDULE_GROUP_NAME",
     ):
         os.environ.pop(name, None)
+    from tests.integration.conftest import create_table_from_template
+
     table = create_table_from_template(
         boto3.client("dynamodb", region_name=REGION), "InterruptsTable", "bench"
     )
@@ -197,10 +158,7 @@ def _pair(name: str, small: str, large: str, counts: tuple[tuple[int, int, str],
 def _measure(table: str) -> list[Row]:
     from waitgate import composition
 
-    counter = Counted()
-    events = composition.aws_client("dynamodb").meta.events
-    events.register("before-call.dynamodb", counter.before)
-    events.register("after-call.dynamodb", counter.after)
+    counter = counted(composition.aws_client("dynamodb"))
     seeder = Seeder(table)
     tokens = TaskTokens(
         boto3.client("stepfunctions", region_name=REGION), boto3.client("sqs", region_name=REGION)
