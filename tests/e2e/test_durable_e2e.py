@@ -15,21 +15,12 @@ import boto3
 import pytest
 
 from tests.e2e.conftest import HttpAnswer, HttpClient, LocalStackHandle, run_local
+from tests.e2e.test_escalation_e2e import approval
 from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
 ACCEPT = {"action": "accept", "decidedAt": "2026-12-01T10:00:00Z"}
-
-
-def approval(key: str, **extra: Any) -> dict[str, Any]:
-    data = {
-        "artifactId": "r42",
-        "artifactType": "release",
-        "title": f"Ship {key}?",
-        "actions": ["accept", "reject"],
-    }
-    return {"kind": "approval", "key": key, "data": {**data, "approversList": ["alice"]}, **extra}
 
 
 class DurableRun:
