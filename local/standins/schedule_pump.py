@@ -8,6 +8,7 @@ Scheduler's retry policy would, up to MAX_ATTEMPTS.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from datetime import UTC, datetime
@@ -44,7 +45,10 @@ class SchedulePump:
             due = due_time(schedule.get("ScheduleExpression", ""))
             if due is None or due > now:
                 continue
-            if self._fire(schedule) or self._attempts.get(name, 0) >= MAX_ATTEMPTS:
+            fired = self._fire(schedule)
+            if not fired and self._attempts.get(name, 0) >= MAX_ATTEMPTS:
+                logger.error("schedule %s: target failed %d times, given up", name, MAX_ATTEMPTS)
+            if fired or self._attempts.get(name, 0) >= MAX_ATTEMPTS:
                 scheduler.delete_schedule(Name=name, GroupName=group)
                 self._attempts.pop(name, None)
 
@@ -57,8 +61,22 @@ class SchedulePump:
             return True
         name = schedule["Name"]
         self._attempts[name] = self._attempts.get(name, 0) + 1
-        logger.info("schedule %s: target failed (attempt %d), tried again later", name, self._attempts[name])
+        error_type = _error_type(answer)
+        logger.warning(
+            "schedule %s: target failed with %s (attempt %d), tried again later",
+            name,
+            error_type,
+            self._attempts[name],
+        )
         return False
+
+
+def _error_type(answer: dict[str, Any]) -> str:
+    """The handler's errorType (its message may quote the input, so it is not logged)."""
+    try:
+        return str(json.loads(answer["Payload"].read()).get("errorType", "an error"))
+    except (ValueError, AttributeError, KeyError):
+        return "an error"
 
 
 def _all_schedules(scheduler: Any) -> list[dict[str, Any]]:

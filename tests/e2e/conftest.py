@@ -158,6 +158,23 @@ def running_stack(
         pytest.fail(str(failed))
 
 
+STACK_LINES_ON_FAILURE = 300
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test that used the session's stack shows the stack's last lines in its report: a
+    failure under load is read from what the stack did, not guessed at."""
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed:
+        return
+    for name, value in getattr(item, "funcargs", {}).items():
+        if isinstance(value, LocalStackHandle):
+            lines = value.output[-STACK_LINES_ON_FAILURE:]
+            report.sections.append((f"{name}: the local stack's last lines", "".join(lines)))
+
+
 @pytest.fixture(scope="session")
 def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
     with running_stack(tmp_path_factory.mktemp("waitgate-state")) as stack:
