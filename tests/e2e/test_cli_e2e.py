@@ -146,7 +146,8 @@ def test_dev_inbox_lists_all_of_25_notifications_and_finds_each(local_stack: Loc
     listed = wait_for(
         lambda: (
             found if len(found := [n for n in notices(local_stack) if n["runId"] in run_ids]) == 25 else None
-        )
+        ),
+        what=lambda: "all 25 notices; " + _what_the_unlisted_runs_did(local_stack, run_ids),
     )
     assert [n["sentAt"] for n in listed] == sorted(n["sentAt"] for n in listed)
     # And `--run-id` finds each one, with its link
@@ -159,6 +160,19 @@ def test_dev_inbox_lists_all_of_25_notifications_and_finds_each(local_stack: Loc
     missing = run_local(["dev-inbox", "--run-id", f"{prefix}-none", "--json"], local_stack.environment)
     assert (missing.returncode, missing.stdout) == (1, "")
     assert missing.stderr == f"waitgate dev-inbox: no notification of run {prefix}-none yet\n"
+
+
+def _what_the_unlisted_runs_did(local_stack: LocalStackHandle, run_ids: list[str]) -> str:
+    """For each run without a notice: its execution's status and the events it has reached."""
+    listed = {n["runId"] for n in notices(local_stack)}
+    executions = local_stack.state_machines["interrupt"].replace(":stateMachine:", ":execution:")
+    said = []
+    for run_id in (r for r in run_ids if r not in listed):
+        arn = f"{executions}:{run_id}"
+        execution = local_stack.sfn.describe_execution(executionArn=arn)
+        history = local_stack.sfn.get_execution_history(executionArn=arn, maxResults=1000)["events"]
+        said.append(f"{run_id}: {execution['status']}, last events {[e['type'] for e in history[-4:]]}")
+    return "; ".join(said) or "every run has a notice now"
 
 
 def test_dev_metrics_sums_up_what_a_decided_approval_emitted(local_stack: LocalStackHandle) -> None:

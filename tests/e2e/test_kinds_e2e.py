@@ -94,12 +94,21 @@ class SampleRun:
     def types(self, mode: str) -> list[str]:
         return [event["type"] for event in self.events(mode)]
 
+    def what_happened(self) -> str:
+        """The end of the execution's history and the run's debug events: what a timeout reports."""
+        history = self.stack.sfn.get_execution_history(executionArn=self.execution_arn, maxResults=1000)
+        return (
+            f"the end of run {self.run_id}: execution's last events "
+            f"{[event['type'] for event in history['events'][-5:]]}, the run's debug events "
+            f"{self.types('debug')}"
+        )
+
     def output(self) -> Any:
         def finished() -> dict[str, Any] | None:
             execution: dict[str, Any] = self.stack.sfn.describe_execution(executionArn=self.execution_arn)
             return None if execution["status"] == "RUNNING" else execution
 
-        execution = wait_for(finished)
+        execution = wait_for(finished, what=self.what_happened)
         assert execution["status"] == "SUCCEEDED", execution
 
         def completed() -> bool | None:  # the run's end reaches us as an event, a moment later
