@@ -240,7 +240,7 @@ class MemoryInbox:
         self.queries = 0
 
     def pending(self, page: InboxFilter) -> PendingPage:
-        from waitgate.adapters.dynamodb_items import pending_order
+        from waitgate.adapters.dynamodb_keys import pending_order
 
         self.queries += 1
         ordered = sorted(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from waitgate.adapters import dynamodb_items as items
+from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.errors import StoreRefusedError, TemporarilyUnavailableError
 from waitgate.records import ExternalEventRef, JSONObject, KeptEvent, RunRef, WaitingInterrupt
@@ -23,16 +23,18 @@ class DynamoDbExternalEvents:
         self._table = table_name
 
     def register_shape(self, tenant_id: str, event_type: str, names: tuple[str, ...]) -> None:
-        item = items.key_of(items.shape_pk(shape_key(tenant_id, event_type)), json.dumps(list(names)))
+        item = dynamodb_keys.key_of(
+            dynamodb_keys.shape_pk(shape_key(tenant_id, event_type)), json.dumps(list(names))
+        )
         item["names"] = {"S": json.dumps(list(names))}
         self._call("put_item", TableName=self._table, Item=item)
 
     def shapes(self, tenant_id: str, event_type: str) -> tuple[tuple[str, ...], ...]:
-        found = self._query(items.shape_pk(shape_key(tenant_id, event_type)))
+        found = self._query(dynamodb_keys.shape_pk(shape_key(tenant_id, event_type)))
         return tuple(tuple(json.loads(item["names"]["S"])) for item in found)
 
     def waiting(self, correlation_key: str) -> tuple[WaitingInterrupt, ...]:
-        found = self._query(items.waiting_pk(correlation_key))
+        found = self._query(dynamodb_keys.waiting_pk(correlation_key))
         return tuple(
             WaitingInterrupt(
                 run=RunRef(item["tenantId"]["S"], item["runId"]["S"]),
@@ -63,7 +65,7 @@ class DynamoDbExternalEvents:
     def kept_with(self, member_key: str) -> tuple[KeptEvent, ...]:
         refs = [
             ExternalEventRef(item["source"]["S"], item["eventId"]["S"])
-            for item in self._query(items.kept_pk(member_key))
+            for item in self._query(dynamodb_keys.kept_pk(member_key))
         ]
         events = (self._event(ref) for ref in refs)
         return tuple(event for event in events if event is not None)
@@ -72,7 +74,7 @@ class DynamoDbExternalEvents:
         self._call(
             "update_item",
             TableName=self._table,
-            Key=items.guard_key(ref),
+            Key=dynamodb_keys.guard_key(ref),
             UpdateExpression="SET refusal = :refusal",
             ConditionExpression="attribute_exists(pk)",
             ExpressionAttributeValues={":refusal": {"S": json.dumps(refusal, separators=(",", ":"))}},
@@ -80,12 +82,14 @@ class DynamoDbExternalEvents:
         )
 
     def listed(self, source: str, limit: int) -> tuple[KeptEvent, ...]:
-        found = self._query(items.hook_pk(source), EVENT_SK_PREFIX, consistent=False)
+        found = self._query(dynamodb_keys.hook_pk(source), EVENT_SK_PREFIX, consistent=False)
         events = sorted((event_from_item(item) for item in found), key=lambda e: e.received_at, reverse=True)
         return tuple(events[:limit])
 
     def _event(self, ref: ExternalEventRef) -> KeptEvent | None:
-        answer = self._call("get_item", TableName=self._table, Key=items.guard_key(ref), ConsistentRead=True)
+        answer = self._call(
+            "get_item", TableName=self._table, Key=dynamodb_keys.guard_key(ref), ConsistentRead=True
+        )
         item = answer.get("Item") if answer else None
         return event_from_item(item) if item else None
 
@@ -116,8 +120,10 @@ class DynamoDbExternalEvents:
             raise _translate(error) from error
 
 
-def event_item(event: KeptEvent) -> items.Item:
-    item = items.key_of(items.hook_pk(event.ref.source), items.hook_event_sk(event.ref.event_id))
+def event_item(event: KeptEvent) -> dynamodb_keys.Item:
+    item = dynamodb_keys.key_of(
+        dynamodb_keys.hook_pk(event.ref.source), dynamodb_keys.hook_event_sk(event.ref.event_id)
+    )
     item.update(
         source={"S": event.ref.source},
         eventId={"S": event.ref.event_id},
@@ -134,13 +140,13 @@ def event_item(event: KeptEvent) -> items.Item:
     return item
 
 
-def member_items(event: KeptEvent) -> list[items.Item]:
+def member_items(event: KeptEvent) -> list[dynamodb_keys.Item]:
     """One index item per member a later wait may look the event up by, gone with the event (TTL)."""
     found = []
     for name, value in indexed_members(event.data):
         key = member_key(event.tenant_id, event.event_type, name, value)
-        item = items.key_of(
-            items.kept_pk(key), f"{event.received_at}#{event.ref.source}#{event.ref.event_id}"
+        item = dynamodb_keys.key_of(
+            dynamodb_keys.kept_pk(key), f"{event.received_at}#{event.ref.source}#{event.ref.event_id}"
         )
         item.update(
             source={"S": event.ref.source},
@@ -151,7 +157,7 @@ def member_items(event: KeptEvent) -> list[items.Item]:
     return found
 
 
-def event_from_item(item: items.Item) -> KeptEvent:
+def event_from_item(item: dynamodb_keys.Item) -> KeptEvent:
     matched = {
         name: item[attribute]["S"]
         for name, attribute in (

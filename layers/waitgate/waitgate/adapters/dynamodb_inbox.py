@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from waitgate.adapters import dynamodb_items as items
+from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.errors import TemporarilyUnavailableError, ValidationFailedError
 from waitgate.records import InboxFilter, PendingPage, ReceiptPage
@@ -34,10 +35,10 @@ class DynamoDbInbox:
     def pending(self, page: InboxFilter) -> PendingPage:
         query: dict[str, Any] = {
             "TableName": self._table,
-            "IndexName": items.PENDING_INDEX,
+            "IndexName": dynamodb_keys.PENDING_INDEX,
             "KeyConditionExpression": "#pk = :tenant",
-            "ExpressionAttributeNames": {"#pk": items.PENDING_PK},
-            "ExpressionAttributeValues": {":tenant": {"S": items.pending_pk(page.tenant_id)}},
+            "ExpressionAttributeNames": {"#pk": dynamodb_keys.PENDING_PK},
+            "ExpressionAttributeValues": {":tenant": {"S": dynamodb_keys.pending_pk(page.tenant_id)}},
             "Limit": page.limit,
         }
         _filters(query, page)
@@ -46,10 +47,10 @@ class DynamoDbInbox:
             if not _RUN_ID.fullmatch(run_id) or not 1 <= len(node_id) <= 80:
                 raise _bad_cursor()
             query["ExclusiveStartKey"] = {
-                items.PENDING_PK: {"S": items.pending_pk(page.tenant_id)},
-                items.PENDING_SK: {"S": order},
+                dynamodb_keys.PENDING_PK: {"S": dynamodb_keys.pending_pk(page.tenant_id)},
+                dynamodb_keys.PENDING_SK: {"S": order},
                 "pk": {"S": f"RUN#{page.tenant_id}#{run_id}"},
-                "sk": {"S": items.node_sk(node_id)},
+                "sk": {"S": dynamodb_keys.node_sk(node_id)},
             }
         answer = self._query(query)
         records = tuple(items.interrupt_from_item(item) for item in answer.get("Items", []))
@@ -58,11 +59,11 @@ class DynamoDbInbox:
         if last:
             run_id = last["pk"]["S"].removeprefix(f"RUN#{page.tenant_id}#")
             node_id = last["sk"]["S"].removeprefix("NODE#")
-            following = _encoded([last[items.PENDING_SK]["S"], run_id, node_id])
+            following = _encoded([last[dynamodb_keys.PENDING_SK]["S"], run_id, node_id])
         return PendingPage(records, following)
 
     def decided(self, principal: str, page: InboxFilter) -> ReceiptPage:
-        pk = items.decided_pk(page.tenant_id, principal)
+        pk = dynamodb_keys.decided_pk(page.tenant_id, principal)
         query: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "pk = :pk",
@@ -134,7 +135,7 @@ def backfill_pending_index(client: Client, table: str, *, dry_run: bool = False)
     scan: dict[str, Any] = {
         "TableName": table,
         "FilterExpression": "begins_with(sk, :node) AND #status = :pending AND attribute_not_exists(#pk)",
-        "ExpressionAttributeNames": {"#status": "status", "#pk": items.PENDING_PK},
+        "ExpressionAttributeNames": {"#status": "status", "#pk": dynamodb_keys.PENDING_PK},
         "ExpressionAttributeValues": {":node": {"S": "NODE#"}, ":pending": {"S": "pending"}},
     }
     count = 0
@@ -150,17 +151,17 @@ def backfill_pending_index(client: Client, table: str, *, dry_run: bool = False)
             try:
                 client.update_item(
                     TableName=table,
-                    Key=items.key_of(item["pk"]["S"], item["sk"]["S"]),
+                    Key=dynamodb_keys.key_of(item["pk"]["S"], item["sk"]["S"]),
                     UpdateExpression="SET #pk = :pk, #order = :order",
                     ConditionExpression="version = :version AND #status = :pending",
                     ExpressionAttributeNames={
-                        "#pk": items.PENDING_PK,
-                        "#order": items.PENDING_SK,
+                        "#pk": dynamodb_keys.PENDING_PK,
+                        "#order": dynamodb_keys.PENDING_SK,
                         "#status": "status",
                     },
                     ExpressionAttributeValues={
-                        ":pk": keys[items.PENDING_PK],
-                        ":order": keys[items.PENDING_SK],
+                        ":pk": keys[dynamodb_keys.PENDING_PK],
+                        ":order": keys[dynamodb_keys.PENDING_SK],
                         ":version": item["version"],
                         ":pending": {"S": "pending"},
                     },

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from waitgate.adapters import dynamodb_items as items
+from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, is_transient
 from waitgate.errors import TemporarilyUnavailableError
 from waitgate.records import ExecutionLink, InterruptRecord, RunRef
@@ -18,7 +19,9 @@ class DynamoDbRunIndex:
         self._table = table_name
 
     def runs_of_execution(self, execution_name: str) -> tuple[ExecutionLink, ...]:
-        found = self._query(items.execution_pk(execution_name), items.EXECUTION_LINK_SK_PREFIX)
+        found = self._query(
+            dynamodb_keys.execution_pk(execution_name), dynamodb_keys.EXECUTION_LINK_SK_PREFIX
+        )
         return tuple(
             ExecutionLink(
                 execution_name=execution_name,
@@ -29,17 +32,17 @@ class DynamoDbRunIndex:
         )
 
     def interrupts_of_run(self, run: RunRef) -> tuple[InterruptRecord, ...]:
-        found = self._query(items.run_pk(run), items.node_sk(""))
+        found = self._query(dynamodb_keys.run_pk(run), dynamodb_keys.node_sk(""))
         return tuple(items.interrupt_from_item(item) for item in found)
 
-    def _query(self, pk: str, sk_prefix: str) -> list[items.Item]:
+    def _query(self, pk: str, sk_prefix: str) -> list[dynamodb_keys.Item]:
         query: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "pk = :pk AND begins_with(sk, :prefix)",
             "ExpressionAttributeValues": {":pk": {"S": pk}, ":prefix": {"S": sk_prefix}},
             "ConsistentRead": True,
         }
-        found: list[items.Item] = []
+        found: list[dynamodb_keys.Item] = []
         while True:
             try:
                 answer = self._client.query(**query)

@@ -12,7 +12,7 @@ import hashlib
 from typing import Any
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
-from waitgate.adapters.dynamodb_items import run_pk
+from waitgate.adapters.dynamodb_keys import run_pk
 from waitgate.channels.contacts import ChannelName
 from waitgate.channels.sent_messages import SentMessage
 from waitgate.errors import TemporarilyUnavailableError

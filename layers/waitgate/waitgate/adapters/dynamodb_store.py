@@ -6,6 +6,7 @@ from typing import Any
 
 from waitgate.adapters import dynamodb_answers as answers
 from waitgate.adapters import dynamodb_items as items
+from waitgate.adapters import dynamodb_keys, dynamodb_writes
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.errors import (
     ConcurrentUpdateError,
@@ -41,15 +42,18 @@ class DynamoDbStore:
         idempotency: IdempotencyRef | None = None,
         reentry_key: str | None = None,
     ) -> RunView:
-        pk = items.run_pk(run)
-        wanted = [items.key_of(pk, items.SNAPSHOT_SK), items.key_of(pk, items.node_sk(node_id))]
+        pk = dynamodb_keys.run_pk(run)
+        wanted = [
+            dynamodb_keys.key_of(pk, dynamodb_keys.SNAPSHOT_SK),
+            dynamodb_keys.key_of(pk, dynamodb_keys.node_sk(node_id)),
+        ]
         if reentry_key is not None:
-            wanted.append(items.key_of(pk, items.reentry_sk(reentry_key)))
+            wanted.append(dynamodb_keys.key_of(pk, dynamodb_keys.reentry_sk(reentry_key)))
         if idempotency is not None:
             wanted.append(answers.answer_key(idempotency))
         found = self._batch_get(wanted)
-        snapshot = found.get(items.SNAPSHOT_SK)
-        interrupt = found.get(items.node_sk(node_id))
+        snapshot = found.get(dynamodb_keys.SNAPSHOT_SK)
+        interrupt = found.get(dynamodb_keys.node_sk(node_id))
         answer = found.get(answers.ANSWER_SK) if idempotency is not None else None
         return RunView(
             snapshot=items.snapshot_from_item(snapshot) if snapshot else None,
@@ -75,7 +79,7 @@ class DynamoDbStore:
 
     def mark_delivered(self, record: InterruptRecord, delivered_at: str) -> bool:
         try:
-            self._client.update_item(**items.delivered_update(self._table, record, delivered_at))
+            self._client.update_item(**dynamodb_writes.delivered_update(self._table, record, delivered_at))
         except AWS_CALL_ERRORS as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 return False
@@ -83,7 +87,7 @@ class DynamoDbStore:
         return True
 
     def snapshot(self, run: RunRef) -> RunSnapshot | None:
-        key = items.key_of(items.run_pk(run), items.SNAPSHOT_SK)
+        key = dynamodb_keys.key_of(dynamodb_keys.run_pk(run), dynamodb_keys.SNAPSHOT_SK)
         try:
             answer = self._client.get_item(TableName=self._table, Key=key, ConsistentRead=True)
         except AWS_CALL_ERRORS as error:
@@ -97,9 +101,9 @@ class DynamoDbStore:
             "TableName": self._table,
             "KeyConditionExpression": "pk = :pk AND sk BETWEEN :from AND :to",
             "ExpressionAttributeValues": {
-                ":pk": {"S": items.run_pk(run)},
-                ":from": {"S": items.event_sk(after + 1)},
-                ":to": {"S": items.EVENTS_END},
+                ":pk": {"S": dynamodb_keys.run_pk(run)},
+                ":from": {"S": dynamodb_keys.event_sk(after + 1)},
+                ":to": {"S": dynamodb_keys.EVENTS_END},
             },
             "Limit": limit,
         }
@@ -114,10 +118,10 @@ class DynamoDbStore:
             raise _translate(error) from error
         events = tuple(items.event_from_item(item) for item in answer.get("Items", []))
         last = answer.get("LastEvaluatedKey")
-        return EventPage(events, items.seq_of_event_sk(last["sk"]["S"]) if last else None)
+        return EventPage(events, dynamodb_keys.seq_of_event_sk(last["sk"]["S"]) if last else None)
 
-    def _batch_get(self, keys: list[items.Item]) -> dict[str, items.Item]:
-        found: dict[str, items.Item] = {}
+    def _batch_get(self, keys: list[dynamodb_keys.Item]) -> dict[str, dynamodb_keys.Item]:
+        found: dict[str, dynamodb_keys.Item] = {}
         request: dict[str, Any] = {self._table: {"Keys": keys, "ConsistentRead": True}}
         while request:
             try:
@@ -134,7 +138,7 @@ def _transaction(table: str, change: RunChange) -> list[dict[str, Any]]:
     writes: list[dict[str, Any]] = [_snapshot_put(table, change)]
     if change.interrupt is not None:
         writes.append(_interrupt_put(table, change))
-        if (correlation := items.correlation_write(table, change.interrupt)) is not None:
+        if (correlation := dynamodb_writes.correlation_write(table, change.interrupt)) is not None:
             writes.append(correlation)
     for event in change.events:
         writes.append(
@@ -149,7 +153,7 @@ def _transaction(table: str, change: RunChange) -> list[dict[str, Any]]:
     if change.reentry is not None:
         writes.append(_reentry_put(table, change))
     writes.extend({"Put": {"TableName": table, "Item": items.receipt_item(r)}} for r in change.receipts)
-    writes.extend(items.guarded_write(table, guard) for guard in change.guarded)
+    writes.extend(dynamodb_writes.guarded_write(table, guard) for guard in change.guarded)
     if change.answer is not None:
         writes.append({"Put": answers.answer_put(table, *change.answer)})
     return writes
@@ -190,8 +194,8 @@ def _reentry_put(table: str, change: RunChange) -> dict[str, Any]:
     }
 
 
-def _reentry(run: RunRef, key: str | None, found: dict[str, items.Item]) -> ReentryKey | None:
-    item = found.get(items.reentry_sk(key)) if key is not None else None
+def _reentry(run: RunRef, key: str | None, found: dict[str, dynamodb_keys.Item]) -> ReentryKey | None:
+    item = found.get(dynamodb_keys.reentry_sk(key)) if key is not None else None
     return items.reentry_from_item(run, key, item) if key is not None and item else None
 
 

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from waitgate.adapters.dynamodb_items import interrupt_from_item, node_sk
+from waitgate.adapters.dynamodb_items import interrupt_from_item
+from waitgate.adapters.dynamodb_keys import node_sk
 from waitgate.records import ENDED_STATUSES, InterruptRecord, RunRef
 
 
