@@ -70,12 +70,9 @@ def _environment(table: str) -> None:
 
     create_table_from_template(boto3.client("dynamodb", region_name=REGION), "InterruptsTable", table)
     os.environ["TABLE_NAME"] = table
-    from waitgate import composition, settings
+    from waitgate import composition
 
-    settings.settings.cache_clear()
-    for value in vars(composition).values():
-        if callable(getattr(value, "cache_clear", None)):
-            value.cache_clear()
+    composition.forget_instances()
 
 
 def _one_page(resolved: int) -> tuple[int, int, str, int]:

@@ -89,12 +89,9 @@ def _environment() -> None:
     )
     os.environ["TOKEN_SECRET_ARN"] = secret["ARN"]
     os.environ["PUBLIC_BASE_URL"] = "https://links.example.com"
-    from waitgate import composition, settings
+    from waitgate import composition
 
-    settings.settings.cache_clear()
-    for value in vars(composition).values():
-        if callable(getattr(value, "cache_clear", None)):
-            value.cache_clear()
+    composition.forget_instances()
 
 
 def _counted_client() -> CallLog:
@@ -112,13 +109,13 @@ def _keyed(key: str, operation: str, caller: Any, request: dict[str, Any]) -> An
 
 
 def _suspend(harness: Any, log: CallLog, interrupt: dict[str, Any]) -> tuple[Any, list[str]]:
-    from waitgate import composition
+    from waitgate import request_composition
     from waitgate.records import RunRef
     from waitgate.service.request_interrupt import request_from_task_event
 
     suspended = harness.suspend(json.loads(json.dumps(interrupt)))
     with log.counting() as calls:
-        request_from_task_event(suspended.task_event, composition.request_dependencies())
+        request_from_task_event(suspended.task_event, request_composition.request_dependencies())
     return RunRef("default", suspended.run_id), list(calls)
 
 

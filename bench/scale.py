@@ -50,12 +50,9 @@ def _environment() -> str:
         Name="bench", SecretString=secret
     )
     os.environ.update(TABLE_NAME=table, TOKEN_SECRET_ARN=created["ARN"])
-    from waitgate import composition, settings
+    from waitgate import composition
 
-    settings.settings.cache_clear()
-    for value in vars(composition).values():
-        if callable(getattr(value, "cache_clear", None)):
-            value.cache_clear()
+    composition.forget_instances()
     return table
 
 
@@ -105,12 +102,12 @@ class Seeder:
 
 
 def _suspend(tokens: TaskTokens) -> Any:
-    from waitgate import composition
+    from waitgate import request_composition
     from waitgate.records import RunRef
     from waitgate.service.request_interrupt import request_from_task_event
 
     event = tokens.task_event(APPROVAL)
-    request_from_task_event(event, composition.request_dependencies())
+    request_from_task_event(event, request_composition.request_dependencies())
     return RunRef("default", event["runId"])
 
 

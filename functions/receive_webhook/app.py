@@ -15,7 +15,6 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.composition import webhook_dependencies
 from waitgate.errors import PayloadTooLargeError
 from waitgate.http.body import raw_body
 from waitgate.http.resolver import new_http_app, path_parameter
@@ -23,6 +22,7 @@ from waitgate.http.responses import json_response
 from waitgate.observability import observed
 from waitgate.service.receive_webhook import WebhookDelivery, receive_webhook
 from waitgate.size_limits import MAX_BODY_BYTES
+from waitgate.webhook_composition import webhook_dependencies
 
 logger = Logger()
 app = new_http_app()

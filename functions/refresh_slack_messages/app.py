@@ -14,7 +14,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.adapters.dynamodb_stream import decided_interrupt
-from waitgate.composition import refresh_dependencies
+from waitgate.channel_composition import refresh_dependencies
 from waitgate.observability import observed
 from waitgate.service.refresh_slack_messages import refresh_slack_messages
 

@@ -14,7 +14,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.composition import slack_dependencies
+from waitgate.channel_composition import slack_dependencies
 from waitgate.http.resolver import new_http_app
 from waitgate.observability import observed
 from waitgate.service.slack_interaction import SlackRequest, answer_interaction

@@ -34,12 +34,9 @@ APPROVAL = sample_event("request_interrupt")["interrupt"]
 
 
 def fresh_instances() -> None:
-    from waitgate import composition, settings
+    from waitgate import composition
 
-    settings.settings.cache_clear()
-    for value in vars(composition).values():
-        if callable(getattr(value, "cache_clear", None)):
-            value.cache_clear()
+    composition.forget_instances()
 
 
 def channel_queue(sqs: Any, sns: Any, topic_arn: str, logical_id: str) -> str:

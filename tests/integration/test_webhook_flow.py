@@ -162,9 +162,9 @@ def test_during_a_rotation_either_secret_signs(steps: WebhookSteps, monkeypatch:
         ("new-secret", "github-test-secret"),
     )
     steps.kinds.handlers.pop("receive_webhook", None)  # a new Lambda instance reads the secrets again
-    from waitgate import composition
+    from waitgate import webhook_composition
 
-    composition.webhook_sources.cache_clear()
+    webhook_composition.webhook_sources.cache_clear()
     for secret in ("new-secret", "github-test-secret"):
         status, _ = steps.deliver("github", {"type": "push", "ref": secret}, secret=secret)
         assert status == 200

@@ -16,36 +16,22 @@ from waitgate.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.adapters.powertools_telemetry import PowertoolsTelemetry
-    from waitgate.adapters.slack_web_api import SlackWebApi
-    from waitgate.adapters.webhook_sources import WebhookSourceStore
     from waitgate.page.inbox import SignIn
     from waitgate.ports import (
-        Channel,
-        Contacts,
         DeadlineScheduler,
         Directory,
-        ExternalEvents,
         InterruptStore,
         Notifier,
-        SlackWorkspaces,
         Telemetry,
         Workflow,
     )
-    from waitgate.service.deliver_notice import ChannelDependencies
     from waitgate.service.deliver_resolution import DeliveryDependencies
-    from waitgate.service.escalate_interrupt import EscalationDependencies
     from waitgate.service.list_interrupts import InboxDependencies
-    from waitgate.service.match_event import MatchDependencies
     from waitgate.service.mint_token import LinkSettings, MintDependencies
-    from waitgate.service.notify import NotificationDependencies
-    from waitgate.service.receive_webhook import WebhookDependencies
     from waitgate.service.record_decision import DecisionDependencies
-    from waitgate.service.refresh_slack_messages import RefreshDependencies
-    from waitgate.service.request_interrupt import RequestDependencies
     from waitgate.service.resolve_interrupt import ResolveDependencies
     from waitgate.service.rules.approver_config import ApprovalConfig
     from waitgate.service.run_lifecycle import LifecycleDependencies
-    from waitgate.service.slack_interaction import SlackDependencies
     from waitgate.service.token_access import TokenDependencies
     from waitgate.tokens import CachedKeyring
 
@@ -113,24 +99,6 @@ def durable_workflow() -> Workflow:
     return DurableFunctionsWorkflow(boto3.client("lambda", endpoint_url=endpoint, config=config))
 
 
-def request_dependencies() -> RequestDependencies:
-    from waitgate.ids import UlidGenerator
-    from waitgate.service.request_interrupt import RequestDependencies
-
-    return RequestDependencies(
-        store=store(),
-        workflow=workflow(),
-        clock=SystemClock(),
-        ids=UlidGenerator(),
-        conversation_capability=settings().conversation_capability,
-        notifications=notification_dependencies(),
-        deadlines=deadline_scheduler(),
-        escalation_defaults=settings().escalation_defaults,
-        telemetry=telemetry(),
-        early_events=match_dependencies(),
-    )
-
-
 def deadline_scheduler() -> DeadlineScheduler | None:
     """EventBridge Scheduler when the template names the group, the target and its role; else none.
     (The escalation steps' target is ESCALATE_FUNCTION_ARN; without it a policy with steps fails.)"""
@@ -154,14 +122,6 @@ def delivery_dependencies() -> DeliveryDependencies:
 
     return DeliveryDependencies(
         store=store(), workflow=workflow(), clock=SystemClock(), telemetry=telemetry()
-    )
-
-
-def escalation_dependencies() -> EscalationDependencies:
-    from waitgate.service.escalate_interrupt import EscalationDependencies
-
-    return EscalationDependencies(
-        store=store(), clock=SystemClock(), notifications=notification_dependencies(), telemetry=telemetry()
     )
 
 
@@ -203,25 +163,6 @@ def mint_dependencies() -> MintDependencies:
     from waitgate.service.mint_token import MintDependencies
 
     return MintDependencies(store=store(), keyring=keyring(), clock=SystemClock(), links=link_settings())
-
-
-def notification_dependencies() -> NotificationDependencies | None:
-    """Per-recipient notices need a topic and a token secret; without either, nobody is notified."""
-    from waitgate.service.notify import NotificationDependencies
-
-    sender = notifier()
-    if sender is None or not settings().token_secret_arn:
-        return None
-    return NotificationDependencies(
-        notifier=sender,
-        keyring=keyring(),
-        directory=directory(),
-        ref_kinds=frozenset(settings().ref_kinds),
-        links=link_settings(),
-        contacts=contacts(),
-        store=store(),
-        telemetry=telemetry(),
-    )
 
 
 def decision_dependencies() -> DecisionDependencies:
@@ -330,109 +271,22 @@ def public_base_url() -> str:
     return str(answer["Parameter"]["Value"]).rstrip("/")
 
 
-# --- Channels (docs/channels.md) ------------------------------------------------------------------
+WIRING_MODULES = (
+    "waitgate.composition",
+    "waitgate.channel_composition",
+    "waitgate.webhook_composition",
+    "waitgate.request_composition",
+)
 
 
-def contacts() -> Contacts | None:
-    """Contact points in the directory table; without one, nobody has any."""
-    from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
+def forget_instances() -> None:
+    """Forget the settings and every instance built from them (clients, stores, keyrings), in each
+    wiring module loaded: what a test or a bench does after it changes the environment."""
+    import sys
 
-    name = settings().directory_table_name
-    return DynamoDbContacts(aws_client("dynamodb"), name) if name else None
-
-
-def channel_dependencies() -> ChannelDependencies:
-    from waitgate.adapters.dynamodb_sent_messages import DynamoDbSentMessages
-    from waitgate.channels.contacts import NoContacts
-    from waitgate.service.deliver_notice import ChannelDependencies
-
-    return ChannelDependencies(
-        store=store(),
-        contacts=contacts() or NoContacts(),
-        sent=DynamoDbSentMessages(aws_client("dynamodb"), settings().table_name),
-        clock=SystemClock(),
-        attempts=settings().notification_attempts,
-        telemetry=telemetry(),
-    )
-
-
-@lru_cache(maxsize=1)
-def email_channel() -> Channel:
-    from waitgate.adapters.ses_email_channel import SesEmailChannel
-
-    configured = settings()
-    return SesEmailChannel(aws_client("sesv2"), configured.email_sender, configured.email_configuration_set)
-
-
-@lru_cache(maxsize=1)
-def slack_workspaces() -> SlackWorkspaces:
-    from waitgate.adapters.secrets_slack_workspaces import SecretsSlackWorkspaces
-
-    return SecretsSlackWorkspaces(lambda: aws_client("secretsmanager"), settings().slack_secret_prefix)
-
-
-@lru_cache(maxsize=1)
-def slack_web_api() -> SlackWebApi:
-    from waitgate.adapters.slack_web_api import SlackWebApi
-
-    return SlackWebApi(slack_workspaces(), settings().slack_api_url)
-
-
-def refresh_dependencies() -> RefreshDependencies:
-    from waitgate.adapters.dynamodb_sent_messages import DynamoDbSentMessages
-    from waitgate.service.refresh_slack_messages import RefreshDependencies
-
-    sent = DynamoDbSentMessages(aws_client("dynamodb"), settings().table_name)
-    return RefreshDependencies(store=store(), sent=sent, messages=slack_web_api())
-
-
-def slack_dependencies() -> SlackDependencies:
-    from waitgate.adapters.dynamodb_sent_messages import DynamoDbReplayGuard
-    from waitgate.adapters.slack_signature import SlackSignatureCheck
-    from waitgate.channels.contacts import NoContacts
-    from waitgate.service.slack_interaction import SlackDependencies
-
-    return SlackDependencies(
-        resolve=resolve_dependencies(),
-        contacts=contacts() or NoContacts(),
-        workspaces=slack_workspaces(),
-        signatures=SlackSignatureCheck(SystemClock()),
-        replays=DynamoDbReplayGuard(aws_client("dynamodb"), settings().table_name),
-        messages=slack_web_api(),
-    )
-
-
-# --- Webhooks in (docs/webhooks.md) ---------------------------------------------------------------
-
-
-@lru_cache(maxsize=1)
-def external_events() -> ExternalEvents:
-    from waitgate.adapters.dynamodb_external_events import DynamoDbExternalEvents
-
-    return DynamoDbExternalEvents(aws_client("dynamodb"), settings().table_name)
-
-
-def match_dependencies() -> MatchDependencies:
-    from waitgate.service.match_event import MatchDependencies
-
-    return MatchDependencies(events=external_events(), resolve=resolve_dependencies())
-
-
-@lru_cache(maxsize=1)
-def webhook_sources() -> WebhookSourceStore:
-    """The sources in the directory table, their secrets under WEBHOOK_SECRET_PREFIX."""
-    from waitgate.adapters.webhook_sources import WebhookSourceStore
-
-    configured = settings()
-    return WebhookSourceStore(
-        lambda: aws_client("dynamodb"),
-        lambda: aws_client("secretsmanager"),
-        configured.directory_table_name,
-        configured.webhook_secret_prefix,
-    )
-
-
-def webhook_dependencies() -> WebhookDependencies:
-    from waitgate.service.receive_webhook import WebhookDependencies
-
-    return WebhookDependencies(sources=webhook_sources(), matching=match_dependencies())
+    settings.cache_clear()
+    for name in WIRING_MODULES:
+        module = sys.modules.get(name)
+        for value in vars(module).values() if module else ():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()

@@ -17,7 +17,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from waitgate.adapters.sqs_redelivery import SqsRedelivery, backoff_seconds
-from waitgate.composition import aws_client, channel_dependencies
+from waitgate.channel_composition import channel_dependencies
+from waitgate.composition import aws_client
 from waitgate.errors import DeliveryFailedError
 from waitgate.notices import InterruptNotice
 from waitgate.ports import Channel
