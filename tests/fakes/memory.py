@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from waitgate.approval import Memberships
 from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, GuardFailedError, TaskGoneError
+from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
 from waitgate.notices import InterruptNotice
 from waitgate.records import (
     DecisionReceipt,
@@ -22,11 +23,8 @@ from waitgate.records import (
     ExecutionLinkRef,
     GuardSubject,
     IdempotencyRef,
-    InboxFilter,
     InterruptRecord,
     JSONObject,
-    PendingPage,
-    ReceiptPage,
     ReentryKey,
     RunChange,
     RunEvent,

@@ -13,7 +13,8 @@ import pytest
 from tests.fakes.memory import MemoryInbox, MemoryStore
 from waitgate.adapters.dynamodb_inbox import DynamoDbInbox
 from waitgate.adapters.dynamodb_store import DynamoDbStore
-from waitgate.records import DecisionReceipt, InboxFilter, InterruptRecord, RunChange, RunRef, RunSnapshot
+from waitgate.inbox_records import InboxFilter
+from waitgate.records import DecisionReceipt, InterruptRecord, RunChange, RunRef, RunSnapshot
 
 
 @pytest.fixture(params=["memory", "dynamodb"])

@@ -10,6 +10,7 @@ from waitgate.approval import Memberships
 from waitgate.channels.contacts import ChannelName, ContactPoints
 from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
+from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
 from waitgate.notices import InterruptNotice
 from waitgate.records import (
     EventMode,
@@ -17,20 +18,16 @@ from waitgate.records import (
     ExecutionLink,
     ExternalEventRef,
     IdempotencyRef,
-    InboxFilter,
     InterruptRecord,
     JSONObject,
-    KeptEvent,
-    PendingPage,
-    ReceiptPage,
     RunChange,
     RunRef,
     RunSnapshot,
     RunView,
     StoredAnswer,
-    WaitingInterrupt,
 )
 from waitgate.telemetry import Correlation, Fact
+from waitgate.webhook_records import KeptEvent, WaitingInterrupt
 from waitgate.webhooks.sources import ConfiguredSource
 
 

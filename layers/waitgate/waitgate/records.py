@@ -7,7 +7,6 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Literal
 
 from waitgate.errors import NotFoundError, ValidationFailedError
@@ -272,87 +271,3 @@ class EventPage:
 
     events: tuple[RunEvent, ...]
     next: int | None = None
-
-
-@dataclass(frozen=True)
-class InboxFilter:
-    """Which interrupts of a tenant a page of the inbox reads: at most `limit` examined after `cursor`
-    (the previous page's `next`, opaque), only those of `kind` and of `run_id` when given."""
-
-    tenant_id: str
-    limit: int
-    cursor: str | None = None
-    kind: str | None = None
-    run_id: str | None = None
-
-
-@dataclass(frozen=True)
-class PendingPage:
-    """Pending interrupts of a tenant, by deadline then age (none last); `next` when there may be more.
-    The records are as the pending index holds them: everything but the task token (empty here)."""
-
-    records: tuple[InterruptRecord, ...]
-    next: str | None = None
-
-
-@dataclass(frozen=True)
-class ReceiptPage:
-    """A principal's decision receipts, newest first; `next` when there may be more."""
-
-    receipts: tuple[DecisionReceipt, ...]
-    next: str | None = None
-
-
-@dataclass(frozen=True)
-class WaitingInterrupt:
-    """An entry of the correlation index: a pending external-event interrupt awaiting one correlation."""
-
-    run: RunRef
-    node_id: str
-    interrupt_id: str
-    requested_at: str
-
-
-@dataclass(frozen=True)
-class KeptEvent:
-    """A verified webhook event, kept until `expires_at_epoch` (docs/webhooks.md): `unmatched` until it
-    resolved a wait, then `matched` (a `match_many` source's event goes on matching later waits)."""
-
-    ref: ExternalEventRef
-    tenant_id: str
-    event_type: str
-    delivery_id: str
-    received_at: str
-    expires_at_epoch: int
-    data: JSONObject
-    resume_value: Any
-    status: Literal["unmatched", "matched"] = "unmatched"
-    match_many: bool = False
-    matched: JSONObject | None = None  # the last wait it resolved: runId, nodeId, interruptId, at
-    refusal: JSONObject | None = None  # the last resolve it could not make (a resumeSchema refused it)
-
-    @property
-    def usable(self) -> bool:
-        """It may still resolve a wait (expiry aside)."""
-        return self.status == "unmatched" or self.match_many
-
-    def to_json(self) -> JSONObject:
-        listed: JSONObject = {
-            "source": self.ref.source,
-            "eventId": self.ref.event_id,
-            "deliveryId": self.delivery_id,
-            "type": self.event_type,
-            "status": self.status,
-            "receivedAt": self.received_at,
-            "expiresAt": _epoch_text(self.expires_at_epoch),
-            "data": self.data,
-        }
-        if self.matched is not None:
-            listed["matched"] = self.matched
-        if self.refusal is not None:
-            listed["refusal"] = self.refusal
-        return listed
-
-
-def _epoch_text(epoch: int) -> str:
-    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

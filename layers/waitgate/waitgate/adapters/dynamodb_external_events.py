@@ -10,7 +10,8 @@ from typing import Any
 from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.errors import StoreRefusedError, TemporarilyUnavailableError
-from waitgate.records import ExternalEventRef, JSONObject, KeptEvent, RunRef, WaitingInterrupt
+from waitgate.records import ExternalEventRef, JSONObject, RunRef
+from waitgate.webhook_records import KeptEvent, WaitingInterrupt
 from waitgate.webhooks.matching import indexed_members, member_key, shape_key
 
 Client = Any  # a boto3 DynamoDB client

@@ -20,7 +20,7 @@ from waitgate.adapters import dynamodb_items as items
 from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.errors import TemporarilyUnavailableError, ValidationFailedError
-from waitgate.records import InboxFilter, PendingPage, ReceiptPage
+from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
 
 Client = Any  # a boto3 DynamoDB client
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")

@@ -16,9 +16,10 @@ from typing import Any, Final, Literal
 from waitgate.approval import Memberships
 from waitgate.errors import ForbiddenError, NotFoundError, ValidationFailedError
 from waitgate.identity import Caller
+from waitgate.inbox_records import InboxFilter
 from waitgate.payloads.kinds import INTERRUPT_KINDS
 from waitgate.ports import Clock, Directory, Inbox
-from waitgate.records import InboxFilter, RunRef
+from waitgate.records import RunRef
 from waitgate.service.rules import inbox_items
 from waitgate.service.rules.approver_config import ApprovalConfig, NoDirectory
 

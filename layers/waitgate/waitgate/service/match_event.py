@@ -29,9 +29,10 @@ from waitgate.errors import (
 from waitgate.identity import Caller
 from waitgate.payloads.correlation import awaited_event
 from waitgate.ports import Clock, ExternalEvents
-from waitgate.records import GuardedItem, InterruptRecord, KeptEvent, WaitingInterrupt
+from waitgate.records import GuardedItem, InterruptRecord
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt
 from waitgate.service.rules.event_log import EventEntry
+from waitgate.webhook_records import KeptEvent, WaitingInterrupt
 from waitgate.webhooks.matching import correlation_in, correlation_key, lookup_member, matches, member_key
 
 logger = logging.getLogger(__name__)
