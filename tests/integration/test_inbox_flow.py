@@ -285,3 +285,28 @@ def test_pending_interrupts_written_before_the_index_are_backfilled_once(
     # Then the inbox lists it again, and a second run finds nothing to do
     assert [i["runId"] for i in listed(steps)[1]["items"]] == [run.run_id]
     assert backfill_pending_index(dynamodb, table_name) == 0
+
+
+def test_a_pending_interrupt_that_changes_during_the_backfill_is_left_to_its_own_write(
+    steps: KindSteps, dynamodb: Any, table_name: str
+) -> None:
+    from waitgate.adapters.dynamodb_inbox import backfill_pending_index
+
+    # Given a pending interrupt without index keys, which is voted on between the Scan and the Update
+    run, _ = steps.suspend(approval(approversList=["alice"]))
+    key = {"pk": {"S": f"RUN#default#{run.run_id}"}, "sk": {"S": "NODE#Interrupt"}}
+    dynamodb.update_item(TableName=table_name, Key=key, UpdateExpression="REMOVE pendingTenant, pendingOrder")
+
+    def vote_first(**_: Any) -> None:
+        dynamodb.meta.events.unregister("before-call.dynamodb.UpdateItem", vote_first)
+        dynamodb.update_item(
+            TableName=table_name,
+            Key=key,
+            UpdateExpression="SET version = version + :one",
+            ExpressionAttributeValues={":one": {"N": "1"}},
+        )
+
+    dynamodb.meta.events.register("before-call.dynamodb.UpdateItem", vote_first)
+    # When the backfill runs, Then it counts nothing and leaves the changed item as its write left it
+    assert backfill_pending_index(dynamodb, table_name) == 0
+    assert indexed(dynamodb, table_name) == []

@@ -143,33 +143,35 @@ def backfill_pending_index(client: Client, table: str, *, dry_run: bool = False)
         answer = client.scan(**scan)
         for item in answer.get("Items", []):
             keys = items.pending_index_keys(item)
-            if not keys:
-                continue
-            count += 1
-            if dry_run:
-                continue
-            try:
-                client.update_item(
-                    TableName=table,
-                    Key=dynamodb_keys.key_of(item["pk"]["S"], item["sk"]["S"]),
-                    UpdateExpression="SET #pk = :pk, #order = :order",
-                    ConditionExpression="version = :version AND #status = :pending",
-                    ExpressionAttributeNames={
-                        "#pk": dynamodb_keys.PENDING_PK,
-                        "#order": dynamodb_keys.PENDING_SK,
-                        "#status": "status",
-                    },
-                    ExpressionAttributeValues={
-                        ":pk": keys[dynamodb_keys.PENDING_PK],
-                        ":order": keys[dynamodb_keys.PENDING_SK],
-                        ":version": item["version"],
-                        ":pending": {"S": "pending"},
-                    },
-                )
-            except AWS_CALL_ERRORS as error:
-                if error_code(error) != "ConditionalCheckFailedException":
-                    raise
-                count -= 1  # it changed meanwhile: its own write set the index right
+            if keys:
+                count += 1 if dry_run or _set_index_keys(client, table, item, keys) else 0
         if "LastEvaluatedKey" not in answer:
             return count
         scan["ExclusiveStartKey"] = answer["LastEvaluatedKey"]
+
+
+def _set_index_keys(client: Client, table: str, item: dynamodb_keys.Item, keys: dict[str, Any]) -> bool:
+    """Whether the item got its index keys: not if it changed meanwhile (its own write set them right)."""
+    try:
+        client.update_item(
+            TableName=table,
+            Key=dynamodb_keys.key_of(item["pk"]["S"], item["sk"]["S"]),
+            UpdateExpression="SET #pk = :pk, #order = :order",
+            ConditionExpression="version = :version AND #status = :pending",
+            ExpressionAttributeNames={
+                "#pk": dynamodb_keys.PENDING_PK,
+                "#order": dynamodb_keys.PENDING_SK,
+                "#status": "status",
+            },
+            ExpressionAttributeValues={
+                ":pk": keys[dynamodb_keys.PENDING_PK],
+                ":order": keys[dynamodb_keys.PENDING_SK],
+                ":version": item["version"],
+                ":pending": {"S": "pending"},
+            },
+        )
+    except AWS_CALL_ERRORS as error:
+        if error_code(error) != "ConditionalCheckFailedException":
+            raise
+        return False
+    return True

@@ -85,13 +85,7 @@ def wait_for_interrupt(
     payload = payload_of(interrupt, key)
     node_id = name or (payload["key"] if len(payload["key"]) <= NODE_ID_LIMIT else DEFAULT_NODE_ID)
     arn = str(context.execution_context.durable_execution_arn)
-    binding: dict[str, Any] = {"runId": run_id or execution_name_of(arn), "nodeId": node_id}
-    binding |= {"tenantId": tenant_id} if tenant_id is not None else {}
-    binding |= {"interrupt": payload, "executionArn": arn}
-    if configurable is not None:
-        binding["configurable"] = dict(configurable)
-    if escalation is not None:
-        binding["escalation"] = checked_policy(escalation, payload)
+    binding = _binding(payload, node_id, arn, run_id, tenant_id, escalation, configurable)
     target = function_name or os.environ.get(FUNCTION_VARIABLE, "")
     if not target:
         raise ValueError(f"name waitgate's RequestInterruptFunction: function_name= or ${FUNCTION_VARIABLE}")
@@ -108,6 +102,26 @@ def wait_for_interrupt(
     except CallbackError as error:
         raise _failure(error) from None
     return decision_of(payload["kind"], answer)
+
+
+def _binding(
+    payload: dict[str, Any],
+    node_id: str,
+    execution_arn: str,
+    run_id: str | None,
+    tenant_id: str | None,
+    escalation: Escalation | Mapping[str, Any] | None,
+    configurable: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """What request_interrupt is given beside the callback id (docs/durable-functions.md)."""
+    binding: dict[str, Any] = {"runId": run_id or execution_name_of(execution_arn), "nodeId": node_id}
+    binding |= {"tenantId": tenant_id} if tenant_id is not None else {}
+    binding |= {"interrupt": payload, "executionArn": execution_arn}
+    if configurable is not None:
+        binding["configurable"] = dict(configurable)
+    if escalation is not None:
+        binding["escalation"] = checked_policy(escalation, payload)
+    return binding
 
 
 def payload_of(interrupt: Any, key: str | None) -> dict[str, Any]:

@@ -89,24 +89,27 @@ def interrupt_task_state(
         state["TimeoutSeconds"] = timeout_seconds
     if result_path is not None:
         state["ResultPath"] = result_path
-    catches = [
-        {
-            "ErrorEquals": [INVALID_PAYLOAD_ERROR],
-            "Next": invalid_payload_catch_next,
-            "ResultPath": error_result_path,
-        }
-        for _ in [invalid_payload_catch_next]
-        if invalid_payload_catch_next is not None
-    ] + [
-        {"ErrorEquals": list(TIMEOUT_ERRORS), "Next": timeout_catch_next, "ResultPath": error_result_path}
-        for _ in [timeout_catch_next]
-        if timeout_catch_next is not None
-    ]
+    catches = _catches(invalid_payload_catch_next, timeout_catch_next, error_result_path)
     if catches:
         state["Catch"] = catches
     state.update({"Next": next_state} if next_state is not None else {"End": True})
     state["Retry"] = [dict(TRANSIENT_RETRY)]  # transient failures of the ask itself, never of the wait
     return state
+
+
+def _catches(
+    invalid_payload_next: str | None, timeout_next: str | None, error_result_path: str
+) -> list[dict[str, Any]]:
+    """The Catch of an invalid payload, then of a timeout: each only where it has a next state."""
+    wanted: list[tuple[tuple[str, ...], str | None]] = [
+        ((INVALID_PAYLOAD_ERROR,), invalid_payload_next),
+        (tuple(TIMEOUT_ERRORS), timeout_next),
+    ]
+    return [
+        {"ErrorEquals": list(errors), "Next": next_state, "ResultPath": error_result_path}
+        for errors, next_state in wanted
+        if next_state is not None
+    ]
 
 
 def _task_payload(
