@@ -79,7 +79,28 @@ def approval_form(data: dict[str, Any]) -> PageForm:
     artifact = data.get("artifact")
     section, items, edited = _section_field(artifact), _items_field(artifact), _edit_field(artifact)
     share = vote_share(required_approvals(data), rejections_needed(data)) // 1024
-    offered = {
+    offered = _offered_actions(section, items, edited, share)
+
+    def build(action: str, answers: Answers, decided_at: str) -> dict[str, Any]:
+        resume: dict[str, Any] = {"action": action, "decidedAt": decided_at}
+        if action == "ask":
+            return {**resume, "feedback": answers.value(QUESTION)}
+        comment = answers.value(COMMENT)
+        if comment is not ABSENT and comment:
+            resume["feedback"] = comment
+        if action == "refine":
+            resume["refineFeedback"] = _refine_feedback(answers, section, items)
+        if action == "edit-accept":
+            resume["editedArtifactData"] = answers.value(edited)
+        return resume
+
+    votes = tuple(action for action in allowed if action != "ask")  # the comment goes with a vote
+    return PageForm(tuple(offered[action] for action in allowed), build, (COMMENT,) if votes else (), votes)
+
+
+def _offered_actions(section: Field, items: Field, edited: Field, share_kb: int) -> dict[str, Action]:
+    """Each action an approval may offer, with the fields it opens (an edit may use `share_kb`)."""
+    return {
         "accept": Action("accept", "Accept", "primary"),
         "reject": Action("reject", "Reject", "danger"),
         "refine": Action(
@@ -97,7 +118,7 @@ def approval_form(data: dict[str, Any]) -> PageForm:
             "",
             (edited,),
             "Accept with edits",
-            f"Change the artifact below; it is accepted as you leave it (at most {share} KB of it).",
+            f"Change the artifact below; it is accepted as you leave it (at most {share_kb} KB of it).",
             True,
         ),
         "ask": Action(
@@ -110,22 +131,6 @@ def approval_form(data: dict[str, Any]) -> PageForm:
             True,
         ),
     }
-
-    def build(action: str, answers: Answers, decided_at: str) -> dict[str, Any]:
-        resume: dict[str, Any] = {"action": action, "decidedAt": decided_at}
-        if action == "ask":
-            return {**resume, "feedback": answers.value(QUESTION)}
-        comment = answers.value(COMMENT)
-        if comment is not ABSENT and comment:
-            resume["feedback"] = comment
-        if action == "refine":
-            resume["refineFeedback"] = _refine_feedback(answers, section, items)
-        if action == "edit-accept":
-            resume["editedArtifactData"] = answers.value(edited)
-        return resume
-
-    votes = tuple(action for action in allowed if action != "ask")  # the comment goes with a vote
-    return PageForm(tuple(offered[action] for action in allowed), build, (COMMENT,) if votes else (), votes)
 
 
 def _refine_feedback(answers: Answers, section: Field, items: Field) -> dict[str, Any]:
