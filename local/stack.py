@@ -103,6 +103,30 @@ class LocalStack:
     def start(self) -> None:
         """Everything up, the kept state restored, local.json written; raises AlreadyRunningError,
         PortInUseError, KeptStateUnreadableError or MotoVersionError."""
+        kept = self._claim_and_announce()
+        self._install_patches()
+        self._moto = start_moto(self.settings.aws_port)
+        issuer = LocalIssuer.load_or_create(self.settings.state_dir, issuer_url(self.settings.api_url))
+        registry = FunctionRegistry()
+        lambda_runtime.install(registry)
+        restore = Restore(kept)
+        channels = self._channels = LocalChannels(self.settings.state_dir)
+        durable = self.durable = LocalDurable(registry, LOCAL_REGION, LOCAL_ACCOUNT_ID)
+        sam_template, context = self._create_resources(registry, issuer, restore, channels, durable)
+        apply_environment(shared_environment(registry.all()))
+        self.inbox_url = create_inbox(context, _topic_arns(context))
+        wait_until_reattached(context, restore.after_resources(context))
+        if restore.problems:
+            kept_aside = self.settings.state_dir.keep_aside()
+            logger.warning("the kept state as it was before this start: %s", kept_aside)
+        self._start_gateway(sam_template, issuer)
+        self._pumps = [*channels.pumps(self), *durable.pumps(self), *(make(self) for make in PUMP_FACTORIES)]
+        for pump in self._pumps:
+            pump.start()
+        self._write_description(issuer)
+
+    def _claim_and_announce(self) -> KeptState:
+        """This state directory and both ports are ours; the kept state read, and the start line said."""
         state_dir = self.settings.state_dir
         self._pid_file = PidFile(state_dir)
         self._pid_file.claim(self.settings.api_url)
@@ -114,38 +138,33 @@ class LocalStack:
         kept = KeptState.load(state_dir.kept_state)
         self.state_line = start_line(state_dir.shown(), kept, self.settings.fresh, count_notices(state_dir))
         self.announce(self.state_line)
-        self._install_patches()
-        self._moto = start_moto(self.settings.aws_port)
-        issuer = LocalIssuer.load_or_create(state_dir, issuer_url(self.settings.api_url))
-        registry = FunctionRegistry()
-        lambda_runtime.install(registry)
-        restore = Restore(kept)
-        self._channels = LocalChannels(state_dir)
-        self.durable = LocalDurable(registry, LOCAL_REGION, LOCAL_ACCOUNT_ID)
-        sam_template, translated, self.context = create_template_resources(
+        return kept
+
+    def _create_resources(
+        self,
+        registry: FunctionRegistry,
+        issuer: LocalIssuer,
+        restore: Restore,
+        channels: LocalChannels,
+        durable: LocalDurable,
+    ) -> tuple[Any, StackContext]:
+        """The template's resources on moto, with the channels', webhooks' and durable functions'
+        stand-ins around them: the SAM template (as the gateway serves it) and the stack's context."""
+        sam_template, translated, context = create_template_resources(
             self.settings.api_url,
             issuer.issuer,
             registry,
             restore.creators(),
-            {**self._channels.template_parameters(), **self.durable.template_parameters()},
+            {**channels.template_parameters(), **durable.template_parameters()},
         )
-        self._channels.after_resources(self.context)
-        self._webhooks = configure_sources(self.context, state_dir)
-        self.durable.after_resources(self.context)
+        self.context = context
+        channels.after_resources(context)
+        self._webhooks = configure_sources(context, self.settings.state_dir)
+        durable.after_resources(context)
         self.resource_types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
         assert self._streams is not None
-        self._streams.filters = self.context.stream_filters
-        apply_environment(shared_environment(registry.all()))
-        self.inbox_url = create_inbox(self.context, _topic_arns(self.context))
-        wait_until_reattached(self.context, restore.after_resources(self.context))
-        if restore.problems:
-            logger.warning("the kept state as it was before this start: %s", state_dir.keep_aside())
-        self._start_gateway(sam_template, issuer)
-        side_pumps = [*self._channels.pumps(self), *self.durable.pumps(self)]
-        self._pumps = [*side_pumps, *(factory(self) for factory in PUMP_FACTORIES)]
-        for pump in self._pumps:
-            pump.start()
-        self._write_description(issuer)
+        self._streams.filters = context.stream_filters
+        return sam_template, context
 
     def _install_patches(self) -> None:
         """What moto does differently from AWS, set right before the first AWS call (all idempotent,
