@@ -46,9 +46,10 @@ class SchedulePump:
             if due is None or due > now:
                 continue
             fired = self._fire(schedule)
-            if not fired and self._attempts.get(name, 0) >= MAX_ATTEMPTS:
+            given_up = not fired and self._attempts.get(name, 0) >= MAX_ATTEMPTS
+            if given_up:
                 logger.error("schedule %s: target failed %d times, given up", name, MAX_ATTEMPTS)
-            if fired or self._attempts.get(name, 0) >= MAX_ATTEMPTS:
+            if fired or given_up:
                 scheduler.delete_schedule(Name=name, GroupName=group)
                 self._attempts.pop(name, None)
 

@@ -121,6 +121,11 @@ class LocalStackHandle:
     def dynamodb(self) -> Any:
         return self.client("dynamodb")
 
+    def history_end(self, execution_arn: str, count: int = 5) -> list[str]:
+        """The types of an execution's last `count` history events: what a timed-out wait reports."""
+        events = self.sfn.get_execution_history(executionArn=execution_arn, maxResults=1000)["events"]
+        return [event["type"] for event in events[-count:]]
+
     def jwt(self, sub: str, scopes: str = "", tenant: str | None = None, **options: str) -> str:
         """A token minted by `waitgate dev-jwt` itself (options: groups, roles, ttl)."""
         arguments = ["--sub", sub, "--scope", scopes]

@@ -170,8 +170,7 @@ def _what_the_unlisted_runs_did(local_stack: LocalStackHandle, run_ids: list[str
     for run_id in (r for r in run_ids if r not in listed):
         arn = f"{executions}:{run_id}"
         execution = local_stack.sfn.describe_execution(executionArn=arn)
-        history = local_stack.sfn.get_execution_history(executionArn=arn, maxResults=1000)["events"]
-        said.append(f"{run_id}: {execution['status']}, last events {[e['type'] for e in history[-4:]]}")
+        said.append(f"{run_id}: {execution['status']}, last events {local_stack.history_end(arn, 4)}")
     return "; ".join(said) or "every run has a notice now"
 
 

@@ -96,11 +96,9 @@ class SampleRun:
 
     def what_happened(self) -> str:
         """The end of the execution's history and the run's debug events: what a timeout reports."""
-        history = self.stack.sfn.get_execution_history(executionArn=self.execution_arn, maxResults=1000)
         return (
             f"the end of run {self.run_id}: execution's last events "
-            f"{[event['type'] for event in history['events'][-5:]]}, the run's debug events "
-            f"{self.types('debug')}"
+            f"{self.stack.history_end(self.execution_arn)}, the run's debug events {self.types('debug')}"
         )
 
     def output(self) -> Any:
