@@ -16,6 +16,7 @@ from local.patches.faults import install_faults
 from local.patches.lambda_runtime import FunctionRegistry
 from local.patches.moto_atomicity import serialize_dynamodb_operations
 from local.patches.stream_dispatch import StreamDispatcher
+from local.patches.transaction_tokens import honour_client_request_tokens
 from local.standins.execution_events import execution_event_pump
 from local.standins.gateway import Gateway, GatewayServer
 from local.standins.inbox import count_notices, create_inbox, inbox_pump
@@ -171,6 +172,7 @@ class LocalStack:
         all through `local.patches.replace_attribute`); refused on a moto the patches were not written for."""
         check_moto_version()
         serialize_dynamodb_operations()
+        honour_client_request_tokens()  # a repeated TransactWriteItems token is applied once, as on AWS
         install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
         task_failures.install()  # SendTaskFailure keeps its cause, as on AWS

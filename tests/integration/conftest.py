@@ -10,6 +10,7 @@ import pytest
 from moto import mock_aws
 
 from local.patches.moto_atomicity import serialize_dynamodb_operations
+from local.patches.transaction_tokens import honour_client_request_tokens
 from local.template.sam_template import load_template
 from tests.support.links import generated_secret
 
@@ -32,6 +33,7 @@ def aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def aws() -> Iterator[None]:
     serialize_dynamodb_operations()
+    honour_client_request_tokens()
     with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
         yield
 

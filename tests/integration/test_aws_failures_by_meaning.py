@@ -1,5 +1,7 @@
-"""AWS failures are answered by what they mean: a refused write is never retried as a conflict, and
-throttling, timeouts and dropped connections are 503 `unavailable` with Retry-After — nothing changed."""
+"""AWS failures are answered by what they mean: a refused write is never retried as a conflict,
+throttling is 503 `unavailable` with Retry-After — nothing changed — and a commit that got no answer
+(a timeout, a dropped connection), even to its repeats under its ClientRequestToken, is 504
+`outcome_unknown`: it may have landed, so it is never said to have changed nothing."""
 
 from __future__ import annotations
 
@@ -34,10 +36,12 @@ def throttled() -> ClientError:
 
 
 FAILURES: dict[str, Callable[[], Exception]] = {
-    "read timeout": lambda: ReadTimeoutError(endpoint_url="https://dynamodb"),
-    "connection closed": lambda: ConnectionClosedError(endpoint_url="https://dynamodb"),
     "throttled": throttled,
     "throttled transaction": lambda: cancelled("None", "ThrottlingError"),
+}
+NO_ANSWER: dict[str, Callable[[], Exception]] = {
+    "read timeout": lambda: ReadTimeoutError(endpoint_url="https://dynamodb"),
+    "connection closed": lambda: ConnectionClosedError(endpoint_url="https://dynamodb"),
 }
 
 
@@ -84,13 +88,31 @@ def test_a_transient_failure_is_503_with_retry_after(run_id: str, failure: str) 
     assert resolve(http_event(run_id, "Interrupt", {"resumeValue": ACCEPT}))["statusCode"] == 200
 
 
-def test_a_transient_failure_on_a_link_is_503_with_the_token_headers(run_id: str) -> None:
+@pytest.mark.parametrize("failure", sorted(NO_ANSWER))
+def test_a_commit_without_an_answer_is_504_outcome_unknown_never_503(run_id: str, failure: str) -> None:
+    resolve = Handler("resolve_by_run")
+    with failing_writes(NO_ANSWER[failure]) as attempts:
+        # When no attempt of the commit, nor of its repeats under the same token, gets an answer
+        response = resolve(http_event(run_id, "Interrupt", {"resumeValue": ACCEPT}))
+    # Then the answer says the outcome is not known (it may have landed), with Retry-After
+    body = json.loads(response["body"])
+    assert (response["statusCode"], body["code"]) == (504, "outcome_unknown")
+    assert int(response["headers"]["Retry-After"]) >= 1
+    assert len(attempts) > 1  # sent again, under its token, before saying so
+    # And here nothing had landed (no attempt reached the table): the same request resolves
+    assert resolve(http_event(run_id, "Interrupt", {"resumeValue": ACCEPT}))["statusCode"] == 200
+
+
+@pytest.mark.parametrize(("failure", "status"), [("throttled", 503), ("read timeout", 504)])
+def test_a_transient_failure_on_a_link_carries_the_token_headers(
+    run_id: str, failure: str, status: int
+) -> None:
     minted = Handler("mint_token")(mint_event(run_id, "Interrupt", {"intent": "resolve", "sub": "alice"}))
     token = json.loads(minted["body"])["token"]
     resolve_by_token = Handler("resolve_by_token")
-    with failing_writes(FAILURES["read timeout"]):
+    with failing_writes({**FAILURES, **NO_ANSWER}[failure]):
         response = resolve_by_token(token_event(token, method="POST", body={"resumeValue": ACCEPT}))
-    assert (response["statusCode"], json.loads(response["body"])["code"]) == (503, "unavailable")
+    assert response["statusCode"] == status
     headers = response["headers"]
     assert (headers["Cache-Control"], headers["Referrer-Policy"]) == ("no-store", "no-referrer")
     assert "Retry-After" in headers

@@ -154,6 +154,19 @@ class TemporarilyUnavailableError(WaitgateError):
     title = "Temporarily unavailable"
 
 
+class OutcomeUnknownError(WaitgateError):
+    """A commit was sent and no answer came back, even to its retries under the same
+    ClientRequestToken: it may or may not have landed. Never a 503, which promises nothing changed; the
+    caller retries with the same Idempotency-Key (which replays the answer if it landed) or reads the
+    interrupt to learn what happened (docs/idempotency.md)."""
+
+    retry_after_seconds: ClassVar[int] = 1
+
+    code = "outcome_unknown"
+    status = 504
+    title = "Outcome unknown"
+
+
 class TaskGoneError(WaitgateError):
     """Step Functions no longer waits for this task token (timed out, closed or never existed)."""
 

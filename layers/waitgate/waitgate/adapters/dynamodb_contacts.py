@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
+from waitgate.adapters.dynamodb_transactions import transact_once, watch_attempts
 from waitgate.channels.contacts import ContactPoints
 from waitgate.errors import TemporarilyUnavailableError, ValidationFailedError
 
@@ -32,6 +33,7 @@ class DynamoDbContacts:
     def __init__(self, client: Client, table_name: str) -> None:
         self._client = client
         self._table = table_name
+        watch_attempts(client)
 
     def contact_points(self, tenant_id: str, principal: str) -> ContactPoints:
         key = _key(contacts_pk(tenant_id), PRINCIPAL_PREFIX + principal)
@@ -73,7 +75,7 @@ class DynamoDbContacts:
         if points.slack_user:
             writes.append(self._slack_user_put(tenant_id, principal, points.slack_user))
         try:
-            self._client.transact_write_items(TransactItems=writes)
+            transact_once(self._client, writes)
         except AWS_CALL_ERRORS as error:
             if _condition_failed(error) and points.slack_user:
                 raise ValidationFailedError(

@@ -9,6 +9,7 @@ from typing import Any
 
 from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
+from waitgate.adapters.dynamodb_transactions import transact_once, watch_attempts
 from waitgate.errors import StoreRefusedError, TemporarilyUnavailableError
 from waitgate.records import ExternalEventRef, JSONObject, RunRef
 from waitgate.webhook_records import KeptEvent, WaitingInterrupt
@@ -22,6 +23,7 @@ class DynamoDbExternalEvents:
     def __init__(self, client: Client, table_name: str) -> None:
         self._client = client
         self._table = table_name
+        watch_attempts(client)
 
     def register_shape(self, tenant_id: str, event_type: str, names: tuple[str, ...]) -> None:
         item = dynamodb_keys.key_of(
@@ -56,7 +58,7 @@ class DynamoDbExternalEvents:
         }
         index = [{"Put": {"TableName": self._table, "Item": item}} for item in member_items(event)]
         try:
-            self._client.transact_write_items(TransactItems=[record, *index])
+            transact_once(self._client, [record, *index])
         except AWS_CALL_ERRORS as error:
             if not _record_existed(error):
                 raise _translate(error) from error

@@ -8,6 +8,7 @@ from waitgate.adapters import dynamodb_answers as answers
 from waitgate.adapters import dynamodb_items as items
 from waitgate.adapters import dynamodb_keys, dynamodb_writes
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
+from waitgate.adapters.dynamodb_transactions import transact_once, watch_attempts
 from waitgate.errors import (
     ConcurrentUpdateError,
     GuardFailedError,
@@ -34,6 +35,7 @@ class DynamoDbStore:
     def __init__(self, client: Client, table_name: str) -> None:
         self._client = client
         self._table = table_name
+        watch_attempts(client)
 
     def load(
         self,
@@ -73,7 +75,7 @@ class DynamoDbStore:
 
     def commit(self, change: RunChange) -> None:
         try:
-            self._client.transact_write_items(TransactItems=_transaction(self._table, change))
+            transact_once(self._client, _transaction(self._table, change))
         except AWS_CALL_ERRORS as error:
             raise _failed_guard(error, change) or _translate(error) from error
 

@@ -29,6 +29,8 @@ _BY_CODE = {
     "forbidden": "You are not among the approvers of this request; nothing was recorded.",
     "not_found": "This request no longer exists; nothing was recorded.",
     "unavailable": "waitgate is busy right now; nothing was recorded. Press the button again in a moment.",
+    "outcome_unknown": "waitgate could not confirm that your click was recorded. In a moment the message "
+    "says so if it decided the request; if it still asks, press the button again.",
 }
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from aws_lambda_powertools.event_handler import Response
 
 from waitgate.answers import Answer
-from waitgate.errors import TemporarilyUnavailableError, WaitgateError
+from waitgate.errors import OutcomeUnknownError, TemporarilyUnavailableError, WaitgateError
 from waitgate.http.idempotency import REPLAYED_HEADER
 from waitgate.problem_details import PROBLEM_CONTENT_TYPE
 
@@ -51,8 +51,8 @@ def problem_response(status: int, body: str, headers: dict[str, str] | None = No
 
 
 def retry_headers(error: WaitgateError) -> dict[str, str]:
-    """503 unavailable says when to try again (the SDK client honours it)."""
-    if isinstance(error, TemporarilyUnavailableError):
+    """503 unavailable and 504 outcome_unknown say when to try again (the SDK client honours it)."""
+    if isinstance(error, TemporarilyUnavailableError | OutcomeUnknownError):
         return {"Retry-After": str(error.retry_after_seconds)}
     return {}
 

@@ -222,6 +222,12 @@ ERRORS = {
         "This link has expired",
         "Links stop working after a while. Ask for a new link if it still matters.",
     ),
+    503: ("Nothing was recorded", "waitgate is busy right now. Send your answer again in a moment."),
+    504: (
+        "Your answer may not have been recorded",
+        "waitgate sent it and got no confirmation. Open this link again in a moment: it shows the "
+        "request as decided if your answer counted, or lets you send it again.",
+    ),
 }
 
 

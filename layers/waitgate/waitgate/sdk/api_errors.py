@@ -111,6 +111,14 @@ class DeliveryFailed(WaitgateApiError):
     code_name = "delivery_failed"
 
 
+class OutcomeUnknown(WaitgateApiError):
+    """The change was sent and its outcome is not known (504 `outcome_unknown`, or a gateway's own 503
+    or 504: the function may still have finished). Retried with the same Idempotency-Key, which replays
+    the answer if the change landed."""
+
+    code_name = "outcome_unknown"
+
+
 ERROR_BY_CODE: Mapping[str, type[WaitgateApiError]] = {
     cls.code_name: cls
     for cls in (
@@ -131,11 +139,13 @@ ERROR_BY_CODE: Mapping[str, type[WaitgateApiError]] = {
         InternalError,
         Unavailable,
         DeliveryFailed,
+        OutcomeUnknown,
     )
     if cls.code_name is not None
 }
 
-# When the body is not problem+json (e.g. API Gateway's own 401 {"message": "Unauthorized"}).
+# When the body is not problem+json (e.g. API Gateway's own 401 {"message": "Unauthorized"}). The
+# gateway's own 503 and 504 come when the function did not answer in time: it may still have finished.
 CODE_BY_STATUS: Mapping[int, str] = {
     400: "validation_error",
     401: "unauthorized",
@@ -148,7 +158,8 @@ CODE_BY_STATUS: Mapping[int, str] = {
     422: "idempotency_key_reused",
     429: "rate_limited",
     500: "internal",
-    503: "unavailable",
+    503: "outcome_unknown",
+    504: "outcome_unknown",
 }
 
 

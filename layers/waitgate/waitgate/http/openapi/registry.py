@@ -25,6 +25,8 @@ BODY = (e.ValidationFailedError, e.PayloadTooLargeError, e.UnsupportedMediaTypeE
 # idempotency_key_in_flight is never sent: a same-key request re-reads and replays (docs/idempotency.md)
 STATE = (e.InterruptAlreadyResolvedError, e.AlreadyVotedError)
 AWS = (e.TemporarilyUnavailableError,)
+# a write whose commit got no answer, even to its retries under one ClientRequestToken (not a 503)
+WRITES = (*AWS, e.OutcomeUnknownError)
 KEPT = frozenset({409, 410})  # refusals an Idempotency-Key replays
 RESOLVED = (
     Reply(
@@ -81,7 +83,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             e.NotFoundError,
             *STATE,
             e.IdempotencyKeyReusedError,
-            *AWS,
+            *WRITES,
             replayed=KEPT,
         ),
         scope="approvals:respond",
@@ -190,7 +192,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
                 *TOKEN_REFUSALS,
                 *STATE,
                 e.IdempotencyKeyReusedError,
-                *AWS,
+                *WRITES,
                 media=(PROBLEM, HTML),
                 headers=(),
                 replayed=KEPT,
@@ -299,7 +301,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         "A provider's signed event: kept, and resolving the waits it matches (docs/webhooks.md)",
         (
             Reply(200, "Taken (matched, kept for a later wait, or a retry seen before).", "WebhookReceipt"),
-            *refusals(e.ValidationFailedError, e.UnauthorizedError, e.PayloadTooLargeError, *AWS),
+            *refusals(e.ValidationFailedError, e.UnauthorizedError, e.PayloadTooLargeError, *WRITES),
         ),
         credential="the source's signature (Standard Webhooks, Stripe, GitHub, or HMAC-SHA256)",
         tags=("webhooks",),
