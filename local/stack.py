@@ -47,6 +47,7 @@ from local.template.stack_description import describe_stack
 logger = logging.getLogger(__name__)
 STACK_NAME = "waitgate-local"
 OVERRIDE_PRINCIPALS = ["oncall-lead"]
+INTERRUPTS_TABLE = "InterruptsTable"  # template.yaml's logical id
 # The autosave comes last: when the stack stops, its final save follows the others' final ticks.
 PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = [
     schedule_pump,
@@ -117,6 +118,7 @@ class LocalStack:
         apply_environment(shared_environment(registry.all()))
         self.inbox_url = create_inbox(context, _topic_arns(context))
         wait_until_reattached(context, restore.after_resources(context))
+        durable.end_forgotten_runs(self, kept.tables.get(INTERRUPTS_TABLE, []))
         if restore.problems:
             kept_aside = self.settings.state_dir.keep_aside()
             logger.warning("the kept state as it was before this start: %s", kept_aside)

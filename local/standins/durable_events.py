@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from local.standins.pumps import Pump
 from local.template.event_patterns import matches
+from waitgate.adapters.dynamodb_keys import execution_pk
+from waitgate.resume_handles import handle_kind
 
 if TYPE_CHECKING:
     from local.stack import LocalStack
@@ -25,6 +27,7 @@ logger = logging.getLogger(__name__)
 DETAIL_TYPE = "Durable Execution Status Change"
 TERMINAL = frozenset({"SUCCEEDED", "FAILED", "TIMED_OUT", "STOPPED"})
 INTERVAL_SECONDS = 0.25
+EXECUTION_PREFIX = execution_pk("")
 
 
 def status_change_event(execution: dict[str, Any], region: str, account: str) -> dict[str, Any]:
@@ -70,9 +73,10 @@ class DurableEventPump:
                 continue
             execution = self._endpoint.runner_get(runner_arn)
             if execution.get("Status") in TERMINAL:
-                self._announce(status_change_event(execution, self._region, self._account))
+                self.announce(status_change_event(execution, self._region, self._account))
 
-    def _announce(self, event: dict[str, Any]) -> None:
+    def announce(self, event: dict[str, Any]) -> None:
+        """Send `event` to the targets of every rule it matches (once it reached them all, never again)."""
         payload = json.dumps(event).encode("utf-8")
         for function in self._targets(event):
             answer = self._clients("lambda").invoke(FunctionName=function, Payload=payload)
@@ -92,6 +96,47 @@ class DurableEventPump:
                 targets = events.list_targets_by_rule(Rule=rule["Name"])["Targets"]
                 found += [str(target["Arn"]).split(":function:")[-1] for target in targets]
         return found
+
+
+def forgotten_executions(kept_items: list[dict[str, Any]]) -> dict[str, str]:
+    """The durable executions a restart forgot, from the interrupts table as it was kept: those whose
+    run waits on a durable callback (name → ARN, which the run's link holds: the durable helper sends
+    it). The testing SDK's runner keeps its executions in memory only, so after a restart nothing waits
+    on those callbacks."""
+    waiting = {
+        (item["tenantId"]["S"], item["runId"]["S"])
+        for item in kept_items
+        if item.get("status", {}).get("S") == "pending"
+        and handle_kind(item.get("taskToken", {}).get("S", "")) == "durable-callback"
+        and "tenantId" in item
+        and "runId" in item
+    }
+    return {
+        item["pk"]["S"].removeprefix(EXECUTION_PREFIX): item["executionArn"]["S"]
+        for item in kept_items
+        if item["pk"]["S"].startswith(EXECUTION_PREFIX)
+        and "executionArn" in item
+        and (item.get("tenantId", {}).get("S"), item.get("runId", {}).get("S")) in waiting
+    }
+
+
+def end_forgotten_runs(stack: LocalStack, kept_items: list[dict[str, Any]]) -> list[str]:
+    """After a restart, every run whose durable execution the runner forgot is ended as failed — its
+    execution's FAILED status change, sent to the run lifecycle as the pump would — so no page says the
+    run goes on and nothing waits for good. The names of those executions."""
+    assert stack.context is not None and stack.durable is not None
+    context = stack.context
+    pump = DurableEventPump(stack.durable.endpoint, context.clients, context.region, context.account_id)
+    forgotten = forgotten_executions(kept_items)
+    for name, arn in sorted(forgotten.items()):
+        execution = {"DurableExecutionArn": arn, "DurableExecutionName": name, "Status": "FAILED"}
+        logger.warning(
+            "durable execution %s was not kept across the restart (the local runner keeps none): "
+            "its run is ended as failed",
+            name,
+        )
+        pump.announce(status_change_event(execution, context.region, context.account_id))
+    return sorted(forgotten)
 
 
 def durable_event_pump(stack: LocalStack) -> Pump:

@@ -62,6 +62,13 @@ class LocalDurable:
         }
         return {"endpointUrl": self.url, "functions": functions}
 
+    def end_forgotten_runs(self, stack: LocalStack, kept_items: list[dict[str, Any]]) -> list[str]:
+        """The runs that waited on a durable execution before the restart are ended as failed (the
+        runner kept none); the names of those executions."""
+        from local.standins.durable_events import end_forgotten_runs
+
+        return end_forgotten_runs(stack, kept_items)
+
     def pumps(self, stack: LocalStack) -> list[Pump]:
         from local.standins.durable_events import durable_event_pump
 

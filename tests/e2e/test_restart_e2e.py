@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import LocalStackHandle, run_local, running_stack
+from tests.e2e.test_durable_e2e import DurableRun
 from tests.e2e.waiting import wait_for
+from tests.support.links import BROWSER_ACCEPT
 
 pytestmark = pytest.mark.e2e
 
@@ -105,3 +107,26 @@ def test_fresh_starts_empty(tmp_path: Path) -> None:
         assert (listed.returncode, listed.stdout.strip()) == (0, "(no notifications yet)")
         members = run_local(["directory", "list", "--group", "release"], fresh.environment).stdout
         assert members.strip() == ""
+
+
+def test_a_durable_run_the_runner_forgot_across_a_restart_is_ended_as_failed(tmp_path: Path) -> None:
+    # Given a durable run waiting for alice, and the link she was sent
+    with running_stack(tmp_path) as first:
+        run = DurableRun(first)
+        link = run.link("alice")
+    # When the stack starts again: the testing SDK's runner kept no execution
+    with running_stack(tmp_path, first.environment) as second:
+        # Then the run is ended as failed before the stack is ready, and the log says why
+        reader = second.jwt("reader", "runs:read")
+        snapshot = second.http.get(f"/runs/{run.run_id}", token=reader).json()
+        assert snapshot["status"] == "failed", snapshot
+        assert any("was not kept across the restart" in line for line in second.output)
+        # And alice's old link never says the run goes on: the request is over
+        path = link.removeprefix(second.api_url)
+        page = second.http.get(path, headers={"Accept": BROWSER_ACCEPT})
+        assert page.status == 409 and "goes on" not in page.body.decode()
+        answer = second.http.post(path, {"resumeValue": DECISION})
+        assert (answer.status, answer.json()["code"]) == (409, "interrupt_already_resolved")
+        events = second.http.get(f"/runs/{run.run_id}/events?mode=updates", token=reader).json()["events"]
+        types = [event["type"] for event in events]
+        assert "run.status_changed" in types and "interrupt.resolved" not in types

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 import boto3
 import pytest
+from botocore.awsrequest import AWSResponse
 
 from tests.integration.test_token_surfaces import minted, new_instances, snapshot_and_events, suspended
 from tests.integration.workflow_harness import WorkflowHarness
@@ -207,3 +208,32 @@ def test_a_custom_form_sends_its_json_answer_box(harness: WorkflowHarness) -> No
     html = assert_page(posted_form(token, {"resumeValue": '{"printed": true}', "action": "submit"}), 200)
     assert "What was sent" in html and '<th scope="row">printed</th><td>yes</td>' in html
     assert json.loads(harness.wait_for_end(run.execution_arn)["output"]) == {"printed": True}
+
+
+def test_a_page_never_says_the_run_goes_on_when_the_engine_says_it_no_longer_waits(
+    harness: WorkflowHarness,
+) -> None:
+    from waitgate import composition
+
+    # Given a run waiting on an approval whose execution Step Functions no longer knows
+    run = suspended(harness, APPROVAL)
+    token = minted(run)["token"]
+
+    def gone(**_: Any) -> tuple[AWSResponse, dict[str, Any]]:
+        parsed = {
+            "Error": {"Code": "TaskDoesNotExist", "Message": "Task does not exist anymore"},
+            "ResponseMetadata": {"HTTPStatusCode": 400, "HTTPHeaders": {}},
+        }
+        return AWSResponse("https://states.invalid/", 400, {}, None), parsed
+
+    events = composition.aws_client("stepfunctions").meta.events
+    events.register("before-call.sfn.SendTaskSuccess", gone)
+    try:
+        # When bob's browser posts the form
+        answer = posted_form(token, {**PAGE_FIELDS, "action": "accept"})
+    finally:
+        events.unregister("before-call.sfn.SendTaskSuccess", gone)
+    # Then the page says his answer was recorded, and that nothing goes on with it
+    html = assert_page(answer, 200)
+    assert "<h1>Your answer was recorded</h1>" in html
+    assert "no longer waiting for it" in html and "The run goes on" not in html

@@ -29,6 +29,8 @@ from waitgate.http.responses import answer_page_response, page_response
 from waitgate.page import Refusal, Resolution, answer_page, interrupt_page
 from waitgate.page.form_resume import resume_value_from_form
 from waitgate.problem_details import PROBLEM_CONTENT_TYPE
+from waitgate.records import InterruptRecord
+from waitgate.service.deliver_resolution import TASK_GONE
 from waitgate.service.inspect_interrupt import InterruptView, inspect_by_token
 from waitgate.service.resolve_interrupt import ResolveDependencies
 from waitgate.service.token_access import KeyFor, TokenDependencies, resolve_by_token
@@ -86,8 +88,20 @@ def form_answer_page(
         resolution = Resolution(
             record.kind, record.data, body.get("resumeValue"), rfc3339(deps.clock.now()), seen.view.principal
         )
-        return page_response(200, answer_page(200, body, resolution, deps.clock.now()))
+        page = answer_page(200, body, resolution, deps.clock.now(), run_gone=_run_gone(record, deps))
+        return page_response(200, page)
     return answer_page_response(answer)
+
+
+def _run_gone(record: InterruptRecord, deps: ResolveDependencies) -> bool:
+    """Whether the engine said the run no longer waits: the resolve delivered inline, so the item says
+    (one read, on the page's path only; a delivery left to the outbox still reaches a waiting run)."""
+    current = deps.store.load(record.run, record.node_id).interrupt
+    return (
+        current is not None
+        and current.interrupt_id == record.interrupt_id
+        and current.delivery_outcome == TASK_GONE
+    )
 
 
 def _form_again(

@@ -29,12 +29,26 @@ class Resolution:
     answered_by: str | None = None
 
 
+RUN_GONE = (
+    "But its run was no longer waiting for it: the run had ended, or its workflow engine no longer knew "
+    "it. Nothing goes on with this answer; tell whoever started the run."
+)
+
+
 def answer_page(
-    status: int, answer: dict[str, Any], resolution: Resolution | None = None, now: datetime | None = None
+    status: int,
+    answer: dict[str, Any],
+    resolution: Resolution | None = None,
+    now: datetime | None = None,
+    *,
+    run_gone: bool = False,
 ) -> RenderedPage:
-    """`answer`: the resolve answer, `{runId, nodeId, interruptId, status, resumeValue?}`."""
+    """`answer`: the resolve answer, `{runId, nodeId, interruptId, status, resumeValue?}`; `run_gone`:
+    the workflow engine said the run no longer waits (the delivery was recorded as task-gone)."""
     if status == 202:
         outcome = "The request is still open: it waits for more answers. You can close this page."
+    elif run_gone:
+        outcome = RUN_GONE
     else:
         outcome = "The run goes on with it. You can close this page."
     parts = [
