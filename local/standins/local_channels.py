@@ -57,6 +57,7 @@ class LocalChannels:
         return {
             "apiUrl": self._server.api_url,
             "signingSecret": self.app.signing_secret,
+            "teamId": self.app.team_id,  # a click must name this workspace, or it is another's
             "interactionsUrl": api_url.rstrip("/") + INTERACTIONS_PATH,
         }
 

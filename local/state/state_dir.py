@@ -71,7 +71,11 @@ class StateDir:
         """local.json, written whole then renamed so a reader never sees half of it."""
         self.ensure()
         partial = self.local_json.with_suffix(".json.tmp")
-        partial.write_text(json.dumps(description, indent=2) + "\n", encoding="utf-8")
+        partial.unlink(missing_ok=True)
+        # it holds the webhook and Slack signing secrets: readable by its owner only, from the start
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(json.dumps(description, indent=2) + "\n")
         partial.replace(self.local_json)
 
     def read_local_json(self) -> dict[str, Any] | None:

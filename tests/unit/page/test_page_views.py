@@ -111,6 +111,8 @@ def test_times_in_utc_and_relative() -> None:
     moments = {"2026-12-01T10:40:30Z": "in less than a minute", "2026-12-01T10:45:00Z": "in 5 min"}
     moments |= {"2026-12-01T14:00:00Z": "in 3 h 20 min", "2026-12-04T11:40:00Z": "in 3 days 1 h"}
     moments |= {"2026-12-02T10:40:00Z": "in 1 day", "2026-12-01T10:37:00Z": "3 min ago"}
+    # a decision made a moment ago (or right now) is in the past, not "in less than a minute"
+    moments |= dict.fromkeys(("2026-12-01T10:39:59.400Z", NOW.isoformat()), "less than a minute ago")
     for moment, words in moments.items():
         assert relative_text(datetime.fromisoformat(moment), NOW) == words
     assert moment_html("not a time", NOW) == "not a time"

@@ -36,10 +36,11 @@ def short_utc_text(moment: datetime, now: datetime | None) -> str:
 
 
 def relative_text(moment: datetime, now: datetime) -> str:
-    """ "in 3 h 20 min", "5 min ago", "in less than a minute"."""
-    seconds = int((moment - now).total_seconds())
-    span = _span(abs(seconds))
-    return f"in {span}" if seconds >= 0 else f"{span} ago"
+    """ "in 3 h 20 min", "5 min ago", "in less than a minute"; a moment not after `now` (a decision
+    made a second ago) is in the past: "less than a minute ago"."""
+    delta = (moment - now).total_seconds()
+    span = _span(int(abs(delta)))
+    return f"in {span}" if delta > 0 else f"{span} ago"
 
 
 def _span(seconds: int) -> str:
