@@ -169,3 +169,18 @@ def test_what_was_decided_by_whom_and_when() -> None:
     assert "<dd>Decided otherwise</dd>" in review and '<dd><span class="line">x</span></dd>' in review
     other = decision_summary(Resolution("custom", {}, {"ok": True}, "2026-12-01T10:39:00Z", "carol"), NOW)
     assert "<dt>What was sent</dt>" in other and "<dd>carol</dd>" in other and "(1 min ago)" in other
+
+
+def test_a_custom_request_without_a_schema_says_once_what_its_box_takes() -> None:
+    payload = {"kind": "custom", "key": "k", "data": {"customKind": "budget", "payload": {"limit": 5}}}
+    html = interrupt_page(approval_context(payload=payload)).html
+    assert html.count(">Your answer<") == 1  # the heading, not the box's label again
+    assert "Your answer, as JSON" in html and "for example" in html
+
+
+def test_an_item_opened_in_the_inbox_has_no_footer_of_its_own() -> None:
+    from waitgate.page.inbox import inbox_fragment
+
+    fragment = inbox_fragment(approval_context())
+    assert "footer" not in fragment and "waitgate ·" not in fragment
+    assert '<p class="where">Run <code>run-1</code>' in fragment

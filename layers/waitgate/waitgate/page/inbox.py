@@ -93,5 +93,6 @@ def inbox_fragment(context: PageContext) -> str:
     headings one level down (the inbox keeps its own h1). No script, no style: the page's apply."""
     title, main, footer = interrupt_parts(context)
     shifted = _HEADING.sub(lambda m: f"<{m.group(1)}h{int(m.group(2)) + 1}", main)
-    footer_line = f'<p class="footer">{footer}</p>'
-    return f'<article class="opened" data-title="{escape(title)}">{shifted}{footer_line}</article>'
+    # where it waits, said once at its top: the inbox page has its own footer (two read as a glitch)
+    where = f'<p class="where">{footer.removeprefix("waitgate · ").replace("run", "Run", 1)}</p>'
+    return f'<article class="opened" data-title="{escape(title)}">{where}{shifted}</article>'

@@ -71,8 +71,13 @@ def kind_form(payload: dict[str, Any]) -> PageForm:
         return PageForm((Action(SUBMIT, "Join the conversation", "primary"),), lambda *_: {"joined": True})
     if kind == "conversation.close":
         return _close_form()
-    label = "The event, as its source would report it" if kind == "external-event" else "Your answer"
-    return _answer_form(json_field(ROOT, ROOT_PATH, label, max_bytes=MAX_RESUME_VALUE_BYTES), "Send")
+    if kind == "external-event":
+        label, hint = "The event, as its source would report it", ""
+    else:  # no schema says what the answer holds: say what the box takes, not "Your answer" again
+        label = "Your answer, as JSON"
+        hint = 'Any JSON value the workflow expects, for example {"approved": true, "note": "…"}.'
+    box = json_field(ROOT, ROOT_PATH, label, max_bytes=MAX_RESUME_VALUE_BYTES, hint=hint)
+    return _answer_form(box, "Send")
 
 
 def _root(schema: dict[str, Any], label: str, default: Any = NO_DEFAULT) -> Field:
