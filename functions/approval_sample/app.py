@@ -2,8 +2,9 @@
 the decision (docs/durable-functions.md).
 
 Input: {interrupt: <approval payload>, tenantId?, escalation?}; the execution's name is the run's id.
-Output: the decision (ApprovalDecision's members, camelCase). A deadline fails the execution with
-InterruptTimedOut; an invalid payload with InterruptPayloadInvalid.
+Output: the decision, as the resume value itself — the same JSON the generic Step Functions workflow's
+output holds for the same decision. A deadline fails the execution with InterruptTimedOut; an invalid
+payload with InterruptPayloadInvalid.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from waitgate.sdk.durable import wait_for_interrupt
 
 @durable_execution
 def lambda_handler(event: dict[str, Any], context: DurableContext) -> dict[str, Any]:
-    decision = wait_for_interrupt(
-        context, event["interrupt"], tenant_id=event.get("tenantId"), escalation=event.get("escalation")
-    )
-    if not isinstance(decision, ApprovalDecision):
+    interrupt = event["interrupt"]
+    if not isinstance(interrupt, dict) or interrupt.get("kind") != "approval":
         raise TypeError("the sample asks for approvals: its interrupt's kind must be approval")
-    return decision.model_dump(mode="json", by_alias=True, exclude_none=True)
+    decision: dict[str, Any] = wait_for_interrupt(
+        context, interrupt, tenant_id=event.get("tenantId"), escalation=event.get("escalation"), raw=True
+    )
+    ApprovalDecision.from_resume(decision)  # an approval's resume value, or ResumeValueError
+    return decision

@@ -122,6 +122,8 @@ def test_alices_link_resumes_the_durable_function_with_her_decision(local_stack:
     result = json.loads(execution["Result"])
     assert (result["action"], result["decidedBy"]) == ("accept", "alice")
     assert [vote["principal"] for vote in result["votes"]] == ["alice"]
+    # And it is the resume value itself, as a Step Functions workflow's output holds it (one shape)
+    assert result["votes"][0]["eligibility"]["matchedBy"] == "list" and "matchedBy" not in result["votes"][0]
     # And the run followed its execution's end (the status change reached the run lifecycle)
     wait_for(lambda: True if run.snapshot()["status"] == "completed" else None)
 

@@ -70,6 +70,7 @@ def wait_for_interrupt(
     configurable: Mapping[str, Any] | None = None,
     function_name: str | None = None,
     lambda_client: Any = None,
+    raw: bool = False,
 ) -> Any:
     """Suspend on the interrupt; the typed decision (`ApprovalDecision` for an approval), or the plain
     resume value for the other kinds. Raises InterruptTimedOut / InterruptFailed when waitgate fails it.
@@ -81,6 +82,8 @@ def wait_for_interrupt(
     - `timeout`, `heartbeat`: the callback's own (seconds or timedelta); the interrupt's deadline is
       its `timeoutMs`. `escalation`: the policy beside the interrupt (docs/escalation.md).
     - `function_name`: waitgate's RequestInterruptFunction (default: $WAITGATE_REQUEST_INTERRUPT_FUNCTION).
+    - `raw`: return the resume value itself, the very JSON a Step Functions Task's output holds for the
+      same decision, instead of the typed reader (whose dump names some members differently).
     """
     payload = payload_of(interrupt, key)
     node_id = name or (payload["key"] if len(payload["key"]) <= NODE_ID_LIMIT else DEFAULT_NODE_ID)
@@ -101,7 +104,7 @@ def wait_for_interrupt(
         raise InterruptTimedOut(TIMED_OUT, error.message or "The callback timed out.") from None
     except CallbackError as error:
         raise _failure(error) from None
-    return decision_of(payload["kind"], answer)
+    return resume_value_of(answer) if raw else decision_of(payload["kind"], answer)
 
 
 def _binding(
@@ -136,9 +139,14 @@ def payload_of(interrupt: Any, key: str | None) -> dict[str, Any]:
     return builder.to_payload()
 
 
+def resume_value_of(answer: Any) -> Any:
+    """The callback's result (JSON text) as the resume value it carries."""
+    return json.loads(answer) if isinstance(answer, str | bytes) else answer
+
+
 def decision_of(kind: str, answer: Any) -> Any:
     """The callback's result (JSON text) read as the kind's decision."""
-    value = json.loads(answer) if isinstance(answer, str | bytes) else answer
+    value = resume_value_of(answer)
     return ApprovalDecision.from_resume(value) if kind == "approval" else value
 
 
