@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
-from typing import NoReturn
-
-from botocore.exceptions import BotoCoreError, ClientError
-
-from local.cli.dev import add_dev_parser, run_dev
-from local.cli.dev_jwt import add_jwt_parser, print_dev_jwt
-from local.cli.dev_metrics import add_metrics_parser, run_metrics
-from local.cli.directory import ContactRefusedError, add_directory_parser, run_directory
-from local.cli.inbox import NoNoticeError, add_inbox_parser, run_inbox
-from local.cli.inbox_backfill import add_backfill_parser, run_backfill
-from local.cli.webhooks import SourceRefusedError, add_webhooks_parser, run_webhooks
-from local.standins.jwt_issuer import NoIssuerKeyError
-from local.state.running_instance import NoRunningStackError
+from typing import Any, NoReturn
 
 DESCRIPTION = """\
 waitgate's local stack and its developer tools: run the stack, mint JWTs it accepts, read the
@@ -34,24 +24,70 @@ example:
   waitgate dev                     # in one terminal; then, in another:
   waitgate dev-inbox               # what the stack sent
   waitgate dev-metrics             # what its functions counted"""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command, named without importing it: only the command that runs is imported (a command's
+    module pulls in boto3, moto or the stack), so `waitgate --help` and `--version` start at once."""
+
+    module: str
+    add_parser: str
+    run: str
+    summary: str  # its line in `waitgate --help`; the module's own parser says the same (a test checks)
+
+
 COMMANDS = {
-    "dev": run_dev,
-    "dev-jwt": print_dev_jwt,
-    "dev-inbox": run_inbox,
-    "dev-metrics": run_metrics,
-    "directory": run_directory,
-    "inbox-backfill": run_backfill,
-    "webhooks": run_webhooks,
+    "dev": Command(
+        "local.cli.dev",
+        "add_dev_parser",
+        "run_dev",
+        "run the local stack (moto, the handlers, the HTTP API) until Ctrl-C",
+    ),
+    "dev-jwt": Command(
+        "local.cli.dev_jwt", "add_jwt_parser", "print_dev_jwt", "print a JWT the running local stack accepts"
+    ),
+    "dev-inbox": Command(
+        "local.cli.inbox",
+        "add_inbox_parser",
+        "run_inbox",
+        "list the notifications the local stack sent, with their links",
+    ),
+    "dev-metrics": Command(
+        "local.cli.dev_metrics",
+        "add_metrics_parser",
+        "run_metrics",
+        "sum up the metrics (EMF lines) the local stack's functions emitted",
+    ),
+    "directory": Command(
+        "local.cli.directory",
+        "add_directory_parser",
+        "run_directory",
+        "manage approver groups and roles (the local stack's, or a deployed table's)",
+    ),
+    "inbox-backfill": Command(
+        "local.cli.inbox_backfill",
+        "add_backfill_parser",
+        "run_backfill",
+        "index the pending interrupts written before the inbox existed",
+    ),
+    "webhooks": Command(
+        "local.cli.webhooks",
+        "add_webhooks_parser",
+        "run_webhooks",
+        "manage webhook sources and read their events (the local stack's, or a deployed one's)",
+    ),
 }
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
+# Named by module: an error whose module was never imported cannot have been raised.
 ONE_LINE_ERRORS = (
-    NoRunningStackError,
-    NoNoticeError,
-    NoIssuerKeyError,
-    ContactRefusedError,
-    SourceRefusedError,
-    BotoCoreError,
-    ClientError,
+    ("local.state.running_instance", "NoRunningStackError"),
+    ("local.cli.inbox", "NoNoticeError"),
+    ("local.standins.jwt_issuer", "NoIssuerKeyError"),
+    ("local.cli.directory", "ContactRefusedError"),
+    ("local.cli.webhooks", "SourceRefusedError"),
+    ("botocore.exceptions", "BotoCoreError"),
+    ("botocore.exceptions", "ClientError"),
 )
 
 
@@ -69,7 +105,8 @@ def package_version() -> str:
         return "unknown (not installed: pip install -e .)"
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The CLI's parser: the command `argv` names in full (its module imported), the others by name."""
     top = OneLineParser(
         prog="waitgate",
         description=DESCRIPTION,
@@ -78,32 +115,46 @@ def parser() -> argparse.ArgumentParser:
     )
     top.add_argument("--version", action="version", version=f"waitgate {package_version()}")
     commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    add_dev_parser(commands)
-    add_jwt_parser(commands)
-    add_inbox_parser(commands)
-    add_metrics_parser(commands)
-    add_directory_parser(commands)
-    add_backfill_parser(commands)
-    add_webhooks_parser(commands)
+    named = _command_named(sys.argv[1:] if argv is None else argv)
+    for name, command in COMMANDS.items():
+        if name == named:
+            getattr(importlib.import_module(command.module), command.add_parser)(commands)
+        else:
+            commands.add_parser(name, help=command.summary, add_help=False)
     return top
 
 
+def _command_named(argv: list[str]) -> str | None:
+    """The command the arguments name: the first one that is not an option."""
+    first = next((argument for argument in argv if not argument.startswith("-")), None)
+    return first if first in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    arguments = parser().parse_args(argv)
+    arguments = parser(argv).parse_args(argv)
     if arguments.command is None:
         print(
             f"waitgate: no command given: one of {', '.join(COMMANDS)} (see: waitgate --help)",
             file=sys.stderr,
         )
         return 1
+    command = COMMANDS[arguments.command]
+    run: Any = getattr(importlib.import_module(command.module), command.run)
     try:
-        return COMMANDS[arguments.command](arguments)
-    except ONE_LINE_ERRORS as error:
-        print(f"waitgate {arguments.command}: {_one_line(error)}", file=sys.stderr)
-        return 1
+        return int(run(arguments))
     except BrokenPipeError:  # `waitgate dev-inbox | head`: the reader has all it wanted
         sys.stderr.close()
         return 0
+    except Exception as error:
+        if not isinstance(error, _one_line_errors()):
+            raise
+        print(f"waitgate {arguments.command}: {_one_line(error)}", file=sys.stderr)
+        return 1
+
+
+def _one_line_errors() -> tuple[type[BaseException], ...]:
+    loaded = (getattr(sys.modules[module], name) for module, name in ONE_LINE_ERRORS if module in sys.modules)
+    return tuple(loaded)
 
 
 def _one_line(error: BaseException) -> str:
