@@ -92,7 +92,7 @@ $(CHECKOV):
 	@touch $@
 
 checkov: $(CHECKOV)
-	.cache/checkov/bin/checkov --quiet --compact --framework cloudformation -f template.yaml
+	.cache/checkov/bin/checkov --skip-download --quiet --compact --framework cloudformation -f template.yaml
 
 unit: $(INSTALLED)
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) tests/unit
