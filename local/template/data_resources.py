@@ -1,4 +1,5 @@
-"""Creators for the stack's data and messaging resources: tables, topics, queues, secrets."""
+"""Creators for the stack's data and messaging resources: tables, topics, queues, secrets, keys and
+log groups."""
 
 from __future__ import annotations
 
@@ -43,6 +44,15 @@ def create_topic(context: StackContext, logical_id: str, properties: dict[str, A
     }
     arn = context.clients("sns").create_topic(Name=name, Attributes=topic_attributes)["TopicArn"]
     return Created(ref=arn, attributes={"TopicArn": arn, "TopicName": name})
+
+
+def create_topic_policy(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    """Who may subscribe (the channel queues) and how, set on each topic as its Policy attribute."""
+    policy = json.dumps(properties["PolicyDocument"])
+    for arn in properties["Topics"]:
+        sns = context.clients("sns")
+        sns.set_topic_attributes(TopicArn=arn, AttributeName="Policy", AttributeValue=policy)
+    return Created(ref=context.physical_name(logical_id))
 
 
 def create_subscription(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
@@ -94,6 +104,25 @@ def create_ssm_parameter(context: StackContext, logical_id: str, properties: dic
     return Created(ref=name, attributes={"Type": value_type, "Value": str(properties["Value"])})
 
 
+def create_key(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    """A KMS key with its key policy (moto keeps it; nothing local encrypts with it)."""
+    key = context.clients("kms").create_key(
+        Description=str(properties.get("Description", "")), Policy=json.dumps(properties["KeyPolicy"])
+    )["KeyMetadata"]
+    return Created(ref=key["KeyId"], attributes={"Arn": key["Arn"], "KeyId": key["KeyId"]})
+
+
+def create_log_group(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    """A log group with its retention; its Arn as CloudFormation gives it (ending in `:*`)."""
+    logs = context.clients("logs")
+    name = properties.get("LogGroupName") or context.physical_name(logical_id, 512)
+    logs.create_log_group(logGroupName=name)
+    if "RetentionInDays" in properties:
+        logs.put_retention_policy(logGroupName=name, retentionInDays=int(properties["RetentionInDays"]))
+    arn = f"arn:aws:logs:{context.region}:{context.account_id}:log-group:{name}:*"
+    return Created(ref=name, attributes={"Arn": arn})
+
+
 def generated_secret_string(spec: dict[str, Any]) -> str:
     """What Secrets Manager's GenerateSecretString would make, from the same options."""
     excluded = set(spec.get("ExcludeCharacters", ""))
@@ -117,8 +146,11 @@ DATA_CREATORS: dict[str, Creator] = {
     "AWS::DynamoDB::Table": create_table,
     "AWS::SNS::Topic": create_topic,
     "AWS::SNS::Subscription": create_subscription,
+    "AWS::SNS::TopicPolicy": create_topic_policy,
     "AWS::SQS::Queue": create_queue,
     "AWS::SQS::QueuePolicy": create_queue_policy,
     "AWS::SecretsManager::Secret": create_secret,
     "AWS::SSM::Parameter": create_ssm_parameter,
+    "AWS::KMS::Key": create_key,
+    "AWS::Logs::LogGroup": create_log_group,
 }

@@ -47,12 +47,13 @@ def callback_resources(translated: dict[str, Any], intrinsics: Intrinsics) -> li
 
 
 def test_callbacks_may_be_answered_only_for_this_stacks_functions(own: Any) -> None:
-    assert callback_resources(*own) == ["arn:aws:lambda:us-east-1:123456789012:function:wg-*"]
+    # the sample by its name, any qualifier: `wg-*` would match a stack "wg-2"'s functions too
+    assert callback_resources(*own) == ["arn:aws:lambda:us-east-1:123456789012:function:wg-approval-sample:*"]
 
 
 def test_and_for_the_durable_functions_the_operator_names(named: Any) -> None:
     assert callback_resources(*named) == [
-        "arn:aws:lambda:us-east-1:123456789012:function:wg-*",
+        "arn:aws:lambda:us-east-1:123456789012:function:wg-approval-sample:*",
         "arn:aws:lambda:us-east-1:123456789012:function:orders:*",
         "arn:aws:lambda:us-east-1:123456789012:function:refunds:*",
     ]
@@ -105,7 +106,10 @@ def test_this_stacks_durable_executions_reach_the_run_lifecycle(own: Any) -> Non
             "detail-type": ["Durable Execution Status Change"],
             "detail": {
                 "status": ["SUCCEEDED", "FAILED", "TIMED_OUT", "STOPPED"],
-                "functionArn": [{"prefix": "arn:aws:lambda:us-east-1:123456789012:function:wg-"}],
+                "functionArn": [
+                    f"{FUNCTIONS}:wg-approval-sample",
+                    {"prefix": f"{FUNCTIONS}:wg-approval-sample:"},
+                ],
             },
         }
     ]

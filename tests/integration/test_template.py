@@ -111,12 +111,21 @@ def policy_statements(translated: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_no_statement_grants_every_resource(translated: dict[str, Any]) -> None:
-    # Where AWS allows scoping (everything we call but the X-Ray and CloudWatch metric APIs), we scope
+    # Where AWS allows scoping (everything we call but the X-Ray and CloudWatch metric APIs, and the log
+    # delivery API Step Functions logs through), we scope
     unscopable = {
         "xray:PutTraceSegments",
         "xray:PutTelemetryRecords",
         "cloudwatch:PutMetricData",
         "sns:Publish",
+        "logs:CreateLogDelivery",
+        "logs:GetLogDelivery",
+        "logs:UpdateLogDelivery",
+        "logs:DeleteLogDelivery",
+        "logs:ListLogDeliveries",
+        "logs:PutResourcePolicy",
+        "logs:DescribeResourcePolicies",
+        "logs:DescribeLogGroups",
     }
     for statement in policy_statements(translated):
         resources = statement["Resource"]
@@ -126,15 +135,47 @@ def test_no_statement_grants_every_resource(translated: dict[str, Any]) -> None:
             assert set(actions) <= unscopable, statement
 
 
+def own_state_machine_arns(template: dict[str, Any]) -> set[str]:
+    """Each state machine of the template by its exact ARN, as a `Fn::Sub` text."""
+    prefix = "arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:"
+    machines = resources_of(template, "AWS::Serverless::StateMachine").values()
+    return {prefix + machine["Properties"]["Name"]["Fn::Sub"] for machine in machines}
+
+
+def subs_in(value: Any) -> set[str]:
+    """Every `Fn::Sub` text inside `value`."""
+    if isinstance(value, list):
+        return set().union(*(subs_in(item) for item in value)) if value else set()
+    if not isinstance(value, dict):
+        return set()
+    found = {value["Fn::Sub"]} if isinstance(value.get("Fn::Sub"), str) else set()
+    return found.union(*(subs_in(item) for item in value.values()))
+
+
 def test_task_responses_are_limited_to_this_stacks_and_named_state_machines(
-    translated: dict[str, Any],
+    template: dict[str, Any], translated: dict[str, Any]
 ) -> None:
-    for statement in policy_statements(translated):
-        actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
-        if "states:SendTaskSuccess" in actions:
-            text = json.dumps(statement["Resource"])
-            assert "stateMachine:${AWS::StackName}-*" in text
-            assert "TaskStateMachineArns" in text
+    # Given the statement that answers task tokens
+    (statement,) = [
+        s for s in policy_statements(translated) if "states:SendTaskSuccess" in json.dumps(s["Action"])
+    ]
+    # Then with or without the operator's state machines, it names each of the stack's own exactly
+    with_operators, own_only = statement["Resource"]["Fn::If"][1:]
+    assert subs_in(with_operators) == subs_in(own_only) == own_state_machine_arns(template)
+    assert "TaskStateMachineArns" in json.dumps(with_operators)
+
+
+def test_no_arn_or_pattern_matches_another_stack_by_the_stack_name_prefix(template: dict[str, Any]) -> None:
+    # Given a stack "wg": `wg-*` (or a prefix "wg-") also matches the resources of a stack "wg-2"
+    text = json.dumps(template["Resources"])
+    assert "${AWS::StackName}-*" not in text
+    assert '${AWS::StackName}-"' not in text
+    # And the run lifecycle's rule names the stack's state machines exactly, and its durable function
+    events = template["Resources"]["RunLifecycleFunction"]["Properties"]["Events"]
+    own = events["OwnStateMachines"]["Properties"]["Pattern"]["detail"]["stateMachineArn"]
+    assert subs_in(own) == own_state_machine_arns(template)
+    durable = json.dumps(events["OwnDurableFunctions"]["Properties"]["Pattern"]["detail"]["functionArn"])
+    assert durable.count("function:${AWS::StackName}-approval-sample") == 2
 
 
 def state_machine_files(template: dict[str, Any]) -> list[str]:
@@ -296,7 +337,8 @@ def test_the_layer_and_every_function_build_with_the_makefile_that_ships_bytecod
     assert layer["Metadata"]["BuildMethod"] == "makefile"
     assert (REPO_ROOT / layer["Properties"]["ContentUri"] / "Makefile").is_file()
     for name, function in resources_of(template, "AWS::Serverless::Function").items():
-        assert function["Metadata"] == {"BuildMethod": "makefile", "ContextPath": "functions"}, name
+        build = {key: function["Metadata"][key] for key in ("BuildMethod", "ContextPath")}
+        assert build == {"BuildMethod": "makefile", "ContextPath": "functions"}, name
     makefile = (REPO_ROOT / "functions" / "Makefile").read_text(encoding="utf-8")
     assert "build-%:" in makefile and "--invalidation-mode unchecked-hash" in makefile
     runtime = template["Globals"]["Function"]["Runtime"]
