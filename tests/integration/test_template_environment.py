@@ -104,7 +104,7 @@ def environments() -> dict[str, dict[str, str]]:
 
 
 def test_every_function_has_an_environment_to_measure(environments: dict[str, dict[str, str]]) -> None:
-    assert len(environments) >= 24
+    assert len(environments) >= 22
     assert all("TABLE_NAME" in variables for variables in environments.values())
 
 

@@ -277,6 +277,7 @@ WIRING_MODULES = (
     "waitgate.channel_composition",
     "waitgate.webhook_composition",
     "waitgate.request_composition",
+    "waitgate.stream_composition",
 )
 
 

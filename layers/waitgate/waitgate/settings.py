@@ -34,6 +34,7 @@ class Settings(BaseModel):
     # The host's escalation defaults (docs/escalation.md) live in this SSM parameter, read by the one
     # function that applies them (request_interrupt), not in every function's 4 KB of environment.
     escalation_defaults_parameter: str = ""
+    parking_queue_url: str = ""  # the stream dispatcher parks a Slack refresh it gave up on there
 
     # Channels (docs/channels.md): SES v2's sender and configuration set, the Slack Web API, the
     # tenants' Slack secrets (<prefix><tenant>), and the deliverers' attempts and backoff.
@@ -76,6 +77,7 @@ class Settings(BaseModel):
             scheduler_role_arn=env.get("SCHEDULER_ROLE_ARN", ""),
             escalate_function_arn=env.get("ESCALATE_FUNCTION_ARN", ""),
             escalation_defaults_parameter=env.get("ESCALATION_DEFAULTS_PARAMETER", ""),
+            parking_queue_url=env.get("PARKING_QUEUE_URL", ""),
             email_sender=env.get("EMAIL_SENDER", ""),
             email_configuration_set=env.get("EMAIL_CONFIGURATION_SET", ""),
             slack_api_url=env.get("SLACK_API_URL") or "https://slack.com/api/",
