@@ -77,7 +77,12 @@ def test_a_failing_consumer_reports_its_record_and_stops_the_batch_there(calls: 
     # When the mapping retries from record 1, Then only the refresh runs again on it, then record 2 whole
     calls.made.clear()
     assert dispatch(batch(calls, "1", "2"), progress).failed == ()
-    assert calls.made == [("1", "slack-refresh"), ("2", "outbox"), ("2", "slack-refresh"), ("2", "schedule-cleanup")]
+    assert calls.made == [
+        ("1", "slack-refresh"),
+        ("2", "outbox"),
+        ("2", "slack-refresh"),
+        ("2", "schedule-cleanup"),
+    ]
 
 
 def test_a_failure_on_a_later_record_keeps_the_earlier_ones_done(calls: Calls) -> None:
@@ -108,7 +113,9 @@ def test_a_best_effort_consumer_is_given_up_after_its_retries(calls: Calls) -> N
 def test_giving_up_tells_the_consumer_why(calls: Calls) -> None:
     told: list[str] = []
     calls.failing["slack-refresh"] = 1
-    record = RoutedRecord("1", (calls.consumer("1", "slack-refresh", 0, give_up=lambda e: told.append(str(e))),))
+    record = RoutedRecord(
+        "1", (calls.consumer("1", "slack-refresh", 0, give_up=lambda e: told.append(str(e))),)
+    )
     assert dispatch([record], MemoryProgress()).given_up == (("1", "slack-refresh"),)
     assert told == ["slack-refresh is down"]
 
