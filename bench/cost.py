@@ -130,8 +130,8 @@ def _waitgate_on_moto(sqs: Any) -> _WaitgateMeters:
     return meters
 
 
-WAITGATE_HANDLERS = ("request_interrupt", "deliver_email", "resolve_by_run", "deliver_resolution",
-                     "refresh_slack_messages", "run_lifecycle")  # fmt: skip
+WAITGATE_HANDLERS = ("request_interrupt", "deliver_email", "resolve_by_run", "dispatch_stream",
+                     "run_lifecycle")  # fmt: skip
 
 
 def measure_waitgate() -> Decision:
@@ -195,9 +195,8 @@ def _decide_one(
     assert answer["statusCode"] == 200, answer
     key = {"pk": {"S": f"RUN#default#{run.run_id}"}, "sk": {"S": "NODE#Interrupt"}}
     item = meters.capacity.reader.get_item(TableName=table, Key=key, ConsistentRead=True)["Item"]
-    for name in ("deliver_resolution", "refresh_slack_messages"):
-        record = _stream_event(item, "pending")
-        timed(at[name], measuring, lambda n=name, r=record: handlers[n](r))
+    record = _stream_event(item, "pending")  # the table stream's one reader: outbox, Slack refresh, cleanup
+    timed(at["dispatch_stream"], measuring, lambda: handlers["dispatch_stream"](record))
     harness.wait_for_end(run.execution_arn)
     ended = _ended_event(run.run_id, run.execution_arn)
     timed(at["run_lifecycle"], measuring, lambda: handlers["run_lifecycle"](ended))

@@ -253,6 +253,7 @@ def create_template_resources(
         "PublicBaseUrl": api_url,
         "OverridePrincipals": ",".join(OVERRIDE_PRINCIPALS),
         "InboxClientId": LOCAL_AUDIENCE,  # its endpoints come from the local issuer's discovery document
+        "DeploySamples": "true",  # the e2e tests, the docs' examples and the benches run the samples
         **(parameters or {}),
     }
     pseudo = pseudo_parameters(STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID)

@@ -140,9 +140,14 @@ def test_a_key_asked_twice_is_answered_once(local_stack: LocalStackHandle) -> No
     decision = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
     status, body = run.resolve("FirstAsk", decision)
     assert status == 200, body
-    # Then the second ask got the first answer at once: both outputs are the same decision
-    output = run.output()
-    assert output["first"] == output["second"] == body["resumeValue"]
+    # Then the second ask got the first answer at once: both tasks' outputs are the same decision, and
+    # it is the run's output (the state never carried the first: asking the key again returns it)
+    assert run.output() == body["resumeValue"]
+    history = local_stack.sfn.get_execution_history(executionArn=run.execution_arn)["events"]
+    answers = [
+        json.loads(e["taskSucceededEventDetails"]["output"]) for e in history if e["type"] == "TaskSucceeded"
+    ]
+    assert answers == [body["resumeValue"], body["resumeValue"]]
     # And the log holds one interrupt.requested, the replay in debug, and nobody was notified again
     # (the execution ended, so SecondAsk's request_interrupt had returned, and the local stack's SNS
     # hands a notice to its queues inside the Publish call: a second notice would be there by now)

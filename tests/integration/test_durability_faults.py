@@ -94,8 +94,8 @@ def test_the_process_dies_after_the_commit_and_the_outbox_delivers(
     assert "deliveredAt" not in node(dynamodb, table_name, run.run_id)
     # When the outbox consumer gets the stream's records (twice: a duplicate batch)
     batch = stream.next_batch()
-    assert Handler("deliver_resolution")(batch) == {"batchItemFailures": []}
-    assert Handler("deliver_resolution")(batch) == {"batchItemFailures": []}
+    assert Handler("dispatch_stream")(batch) == {"batchItemFailures": []}
+    assert Handler("dispatch_stream")(batch) == {"batchItemFailures": []}
     # Then the execution goes on with the answer, delivered exactly once, and the log says so in order
     assert json.loads(harness.wait_for_end(run.execution_arn)["output"]) == ANSWER
     assert accepted.accepted == 1
@@ -123,10 +123,10 @@ def test_a_throttled_send_is_retried_by_the_outbox_until_it_succeeds(
         assert resolve(run)["statusCode"] == 200
         batch = stream.next_batch()
         # When the outbox is throttled too, Then that record fails alone (the mapping retries it)
-        failures = Handler("deliver_resolution")(batch)["batchItemFailures"]
+        failures = Handler("dispatch_stream")(batch)["batchItemFailures"]
         assert len(failures) == 1
         # When the mapping retries it, Then it is delivered
-        assert Handler("deliver_resolution")(batch) == {"batchItemFailures": []}
+        assert Handler("dispatch_stream")(batch) == {"batchItemFailures": []}
     assert json.loads(harness.wait_for_end(run.execution_arn)["output"]) == ANSWER
     assert accepted.accepted == 1
     types = event_types(dynamodb, table_name, run.run_id)
@@ -143,7 +143,7 @@ def test_a_task_timed_out_after_our_commit_is_recorded_and_never_retried(
         # When it is resolved, Then the resolution stands and the task's end is recorded
         assert resolve(run)["statusCode"] == 200
         # And the outbox, handed the records, sees it handled and retries nothing
-        assert Handler("deliver_resolution")(stream.next_batch()) == {"batchItemFailures": []}
+        assert Handler("dispatch_stream")(stream.next_batch()) == {"batchItemFailures": []}
     assert accepted.accepted == 0
     stored = node(dynamodb, table_name, run.run_id)
     assert (stored["status"], stored["deliveryOutcome"]) == ("resolved", "task-gone")
@@ -163,7 +163,7 @@ def test_duplicate_stream_records_of_a_delivered_resolution_deliver_nothing_more
     # When the stream's records reach the outbox twice
     batch = stream.next_batch()
     for _ in range(2):
-        assert Handler("deliver_resolution")(batch) == {"batchItemFailures": []}
+        assert Handler("dispatch_stream")(batch) == {"batchItemFailures": []}
     # Then nothing more was sent and the log holds the resolution once
     assert accepted.accepted == 1
     assert event_types(dynamodb, table_name, run.run_id) == ["interrupt.requested", "interrupt.resolved"]

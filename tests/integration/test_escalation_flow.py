@@ -192,8 +192,8 @@ def test_the_deadline_decision_is_delivered_once_by_the_outbox(
     # And the outbox gets the stream's records twice (a duplicate batch)
     batch = stream.next_batch()
     with hooked(sfn_client, "after-call.sfn.SendTaskSuccess", counter):
-        assert Handler("deliver_resolution")(batch) == {"batchItemFailures": []}
-        assert Handler("deliver_resolution")(batch) == {"batchItemFailures": []}
+        assert Handler("dispatch_stream")(batch) == {"batchItemFailures": []}
+        assert Handler("dispatch_stream")(batch) == {"batchItemFailures": []}
     # Then the run goes on with the reject, decided by waitgate at the deadline, delivered once
     output = json.loads(harness.wait_for_end(run.execution_arn)["output"])
     assert (output["action"], output["decidedBy"], output["votes"]) == ("reject", "waitgate:deadline", [])
@@ -219,7 +219,7 @@ def test_an_ended_interrupts_schedules_are_deleted(
     assert vote(run, "alice")[0] == 200
     # When the stream consumer gets the table's records (twice: a duplicate batch)
     batch = stream.next_batch()
-    consumer: Callable[[Any], Any] = Handler("delete_schedules")
+    consumer: Callable[[Any], Any] = Handler("dispatch_stream")
     assert consumer(batch) == {"batchItemFailures": []}
     assert consumer(batch) == {"batchItemFailures": []}
     # Then no schedule of it is left to fire

@@ -109,6 +109,14 @@ def test_every_table_function_and_state_machine_of_the_template_is_created(
     assert set(context.functions.names()) == functions
     machines = {created[key] for key in _of_type(translated, "AWS::StepFunctions::StateMachine")}
     assert {m["stateMachineArn"] for m in sfn.list_state_machines()["stateMachines"]} == machines
+    # And the SSM parameters exist: the escalation defaults request_interrupt reads, the API's URL
+    ssm = boto3.client("ssm", region_name="us-east-1")
+    parameters = {key: created[key] for key in _of_type(translated, "AWS::SSM::Parameter")}
+    assert {"EscalationDefaultsParameter", "PublicBaseUrlParameter"} <= parameters.keys()
+    assert ssm.get_parameter(Name=parameters["EscalationDefaultsParameter"])["Parameter"]["Value"] == "{}"
+    (request,) = [f for f in listed if f["FunctionName"] == created["RequestInterruptFunction"]]
+    told = request["Environment"]["Variables"]["ESCALATION_DEFAULTS_PARAMETER"]
+    assert told == parameters["EscalationDefaultsParameter"]
     # And the state machines' DefinitionSubstitutions are resolved while $$ paths survive
     for arn in machines:
         definition = sfn.describe_state_machine(stateMachineArn=arn)["definition"]
@@ -143,13 +151,13 @@ def test_the_outbox_mapping_keeps_the_templates_batching_window(aws: None, dynam
     _, translated, _ = create_template_resources(
         "http://127.0.0.1:3000", "http://127.0.0.1:3000/.local-issuer", FunctionRegistry()
     )
-    outbox = "DeliverResolutionFunctionEndings"  # SAM names a mapping after its function and event
+    outbox = "StreamDispatchFunctionChanges"  # SAM names a mapping after its function and event
     assert outbox in _of_type(translated, "AWS::Lambda::EventSourceMapping")
     declared = translated["Resources"][outbox]["Properties"]["MaximumBatchingWindowInSeconds"]
     # When the stream dispatcher asks how long the outbox's mapping gathers records
     backend = lambda_backends[DEFAULT_ACCOUNT_ID]["us-east-1"]
     mappings = backend.list_event_source_mappings("", "")
-    (mapping,) = [m for m in mappings if m.function_arn.endswith("DeliverResolutionFunction")]
+    (mapping,) = [m for m in mappings if m.function_arn.endswith("StreamDispatchFunction")]
     window = batching_window_seconds(backend, mapping.function_arn, mapping.event_source_arn)
     # Then it is the template's window, long enough for a resolver's own send to be marked first
     assert window == declared >= 1

@@ -224,7 +224,7 @@ def test_the_translated_template_passes_cfn_lint(translated: dict[str, Any], tmp
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_only_the_scheduler_role_invokes_the_schedule_targets_and_only_delete_schedules_deletes(
+def test_only_the_scheduler_role_invokes_the_schedule_targets_and_only_the_stream_reader_deletes(
     template: dict[str, Any],
 ) -> None:
     # Given the scheduler's role, Then it may invoke the deadline's and the escalation steps' targets only
@@ -238,13 +238,13 @@ def test_only_the_scheduler_role_invokes_the_schedule_targets_and_only_delete_sc
     )
     named = {resources[n]["Properties"].get("FunctionName", {}).get("Fn::Sub") for n in resources}
     assert targets <= named
-    # And scheduler:DeleteSchedule is delete_schedules' alone, never on a resolve path
+    # And scheduler:DeleteSchedule is the stream reader's alone (its cleanup), never on a resolve path
     holders = [
         name
         for name, resource in resources_of(template, "AWS::Serverless::Function").items()
         if {"Ref": "ScheduleCleanupPolicy"} in resource["Properties"].get("Policies", [])
     ]
-    assert holders == ["DeleteSchedulesFunction"]
+    assert holders == ["StreamDispatchFunction"]
 
 
 def _emitted_metrics() -> set[str]:
@@ -272,7 +272,12 @@ def test_the_dashboard_is_json_showing_every_metric_waitgate_emits_and_every_ala
     import re
 
     resources = template["Resources"]
-    body = resources["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
+    body, variables = resources["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
+    # (the sample's alarm is listed only when the samples are deployed: a variable that is "" or one entry)
+    (sample_entry,) = variables.values()
+    condition, entry, absent = sample_entry["Fn::If"]
+    assert (condition, absent) == ("DeploysSamples", "")
+    body = body.replace("${SampleAlarmEntry}", entry["Fn::Sub"])
     dashboard = json.loads(re.sub(r"\$\{[^}]+\}", "X", body))
     widgets = dashboard["widgets"]
     text = json.dumps(widgets)
@@ -343,3 +348,17 @@ def test_the_layer_and_every_function_build_with_the_makefile_that_ships_bytecod
     assert "build-%:" in makefile and "--invalidation-mode unchecked-hash" in makefile
     runtime = template["Globals"]["Function"]["Runtime"]
     assert runtime == "python3.13" and "(3, 13)" in makefile, "the Makefiles compile for the runtime's Python"
+
+
+def test_at_most_two_readers_of_a_table_stream(translated: dict[str, Any]) -> None:
+    # Given every reader of a DynamoDB stream (event source mappings, EventBridge Pipes)
+    readers: dict[str, list[str]] = {}
+    for name, resource in translated["Resources"].items():
+        source = resource.get("Properties", {})
+        arn = source.get("EventSourceArn") if resource["Type"] == "AWS::Lambda::EventSourceMapping" else None
+        arn = source.get("Source") if resource["Type"] == "AWS::Pipes::Pipe" else arn
+        if isinstance(arn, dict) and arn.get("Fn::GetAtt", [None, None])[1] == "StreamArn":
+            readers.setdefault(arn["Fn::GetAtt"][0], []).append(name)
+    # Then DynamoDB's advice holds (more than two readers of a shard are throttled): the table has one
+    assert readers and all(len(names) <= 2 for names in readers.values()), readers
+    assert [len(names) for names in readers.values()] == [1]

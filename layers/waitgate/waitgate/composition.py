@@ -267,8 +267,9 @@ def public_base_url() -> str:
     configured = settings()
     if configured.public_base_url or not configured.public_base_url_parameter:
         return configured.public_base_url
-    answer = aws_client("ssm").get_parameter(Name=configured.public_base_url_parameter)
-    return str(answer["Parameter"]["Value"]).rstrip("/")
+    from waitgate.adapters.ssm_parameters import parameter_value
+
+    return parameter_value(aws_client("ssm"), configured.public_base_url_parameter).rstrip("/")
 
 
 WIRING_MODULES = (
@@ -276,6 +277,7 @@ WIRING_MODULES = (
     "waitgate.channel_composition",
     "waitgate.webhook_composition",
     "waitgate.request_composition",
+    "waitgate.stream_composition",
 )
 
 

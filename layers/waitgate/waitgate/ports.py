@@ -20,6 +20,7 @@ from waitgate.records import (
     IdempotencyRef,
     InterruptRecord,
     JSONObject,
+    RecordProgress,
     RunChange,
     RunRef,
     RunSnapshot,
@@ -284,4 +285,16 @@ class Telemetry(Protocol):
 
     def correlate(self, correlation: Correlation) -> None:
         """Every later log line of this request, and its trace, carries these ids."""
+        ...
+
+
+class StreamProgress(Protocol):
+    """What the stream's consumers did with a record across the mapping's retries (dispatch_stream)."""
+
+    def load(self, record_id: str) -> RecordProgress:
+        """The progress saved for the record; an empty one when none was (the usual case)."""
+        ...
+
+    def save(self, record_id: str, progress: RecordProgress) -> None:
+        """Kept at least as long as the stream keeps the record (24 hours)."""
         ...

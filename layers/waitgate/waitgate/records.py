@@ -271,3 +271,13 @@ class EventPage:
 
     events: tuple[RunEvent, ...]
     next: int | None = None
+
+
+@dataclass(frozen=True)
+class RecordProgress:
+    """How far the stream's consumers got with one record across the mapping's retries
+    (service/dispatch_stream): those done (or given up), each one's failed attempts, those failing now."""
+
+    done: frozenset[str] = frozenset()
+    attempts: Mapping[str, int] = field(default_factory=dict)
+    failing: frozenset[str] = frozenset()

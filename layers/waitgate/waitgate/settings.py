@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 from functools import lru_cache
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 
 def _csv(name: str) -> tuple[str, ...]:
@@ -33,15 +31,10 @@ class Settings(BaseModel):
     expire_function_arn: str = ""
     scheduler_role_arn: str = ""
     escalate_function_arn: str = ""  # escalation steps: the schedules' target (docs/escalation.md)
-    escalation_defaults: dict[str, dict[str, Any]] = Field(default_factory=dict)  # tenantId or "*" -> policy
-
-    @field_validator("escalation_defaults", mode="before")
-    @classmethod
-    def _checked_defaults(cls, value: Any) -> dict[str, dict[str, Any]]:
-        """ESCALATION_DEFAULTS (JSON): a wrong default fails the cold start, not a request."""
-        from waitgate.escalation import check_host_defaults  # imported only when there are defaults
-
-        return check_host_defaults(value) if value else {}
+    # The host's escalation defaults (docs/escalation.md) live in this SSM parameter, read by the one
+    # function that applies them (request_interrupt), not in every function's 4 KB of environment.
+    escalation_defaults_parameter: str = ""
+    parking_queue_url: str = ""  # the stream dispatcher parks a Slack refresh it gave up on there
 
     # Channels (docs/channels.md): SES v2's sender and configuration set, the Slack Web API, the
     # tenants' Slack secrets (<prefix><tenant>), and the deliverers' attempts and backoff.
@@ -83,7 +76,8 @@ class Settings(BaseModel):
             expire_function_arn=env.get("EXPIRE_FUNCTION_ARN", ""),
             scheduler_role_arn=env.get("SCHEDULER_ROLE_ARN", ""),
             escalate_function_arn=env.get("ESCALATE_FUNCTION_ARN", ""),
-            escalation_defaults=json.loads(env.get("ESCALATION_DEFAULTS") or "{}"),
+            escalation_defaults_parameter=env.get("ESCALATION_DEFAULTS_PARAMETER", ""),
+            parking_queue_url=env.get("PARKING_QUEUE_URL", ""),
             email_sender=env.get("EMAIL_SENDER", ""),
             email_configuration_set=env.get("EMAIL_CONFIGURATION_SET", ""),
             slack_api_url=env.get("SLACK_API_URL") or "https://slack.com/api/",

@@ -208,7 +208,7 @@ def test_a_conversation_turn_is_replied_from_its_outcome_schema(
     resolve_on_the_run(local_stack, run_id, "AskWindow", "alice", {"window": "Tuesday 18:00"})
     minted_link(local_stack, run_id, "Close", "alice")
     resolve_on_the_run(local_stack, run_id, "Close", "alice", {"summary": "planned"})
-    assert output_of(local_stack, execution)["scope"] == {"services": ["api", "web"]}
+    assert output_of(local_stack, execution)["services"] == ["api", "web"]
 
 
 def test_json_clients_are_unchanged(local_stack: LocalStackHandle) -> None:

@@ -1,4 +1,4 @@
-"""Lambda's event filtering for the local stream dispatch: the template's outbox pattern, evaluated."""
+"""Lambda's event filtering for the local stream dispatch: the stream reader's patterns, evaluated."""
 
 from __future__ import annotations
 
@@ -11,19 +11,44 @@ from local.template.event_patterns import UnsupportedPatternError, check_pattern
 from local.template.sam_template import load_template
 
 
-def outbox_pattern() -> dict[str, Any]:
-    mapping = load_template()["Resources"]["DeliverResolutionFunction"]["Properties"]["Events"]
+def reader_patterns() -> list[dict[str, Any]]:
+    """The filters of the table stream's one reader: the outbox's, then the decisions'."""
+    mapping = load_template()["Resources"]["StreamDispatchFunction"]["Properties"]["Events"]
     (stream,) = [event for event in mapping.values() if event["Type"] == "DynamoDB"]
-    (only,) = stream["Properties"]["FilterCriteria"]["Filters"]
-    pattern: dict[str, Any] = json.loads(only["Pattern"])
-    return pattern
+    return [json.loads(f["Pattern"]) for f in stream["Properties"]["FilterCriteria"]["Filters"]]
 
 
-def record(sk: str, image: dict[str, str] | None) -> dict[str, Any]:
+def outbox_pattern() -> dict[str, Any]:
+    return reader_patterns()[0]
+
+
+def record(sk: str, image: dict[str, str] | None, old: dict[str, str] | None = None) -> dict[str, Any]:
     dynamodb: dict[str, Any] = {"Keys": {"pk": {"S": "RUN#default#r"}, "sk": {"S": sk}}}
     if image is not None:
         dynamodb["NewImage"] = {name: {"S": value} for name, value in image.items()}
+    if old is not None:
+        dynamodb["OldImage"] = {name: {"S": value} for name, value in old.items()}
     return {"eventName": "MODIFY", "dynamodb": dynamodb}
+
+
+DELIVERED = {"status": "resolved", "deliveredAt": "2026-11-30T10:00:00Z"}
+
+
+@pytest.mark.parametrize(
+    ("event", "wanted"),
+    [
+        (record("NODE#Interrupt", {"status": "resolved"}, {"status": "pending"}), True),
+        (record("NODE#Interrupt", {"status": "cancelled"}, {"status": "pending"}), True),
+        (record("NODE#Interrupt", DELIVERED, {"status": "resolved"}), False),
+        (record("NODE#Interrupt", {"status": "pending"}, None), False),
+        (record("STREAM#1100000000017454423016", {"done": "outbox"}), False),
+    ],
+    ids=["decided", "cancelled", "the delivery mark", "requested", "the reader's own progress"],
+)
+def test_the_reader_gets_endings_and_decisions_only(event: dict[str, Any], wanted: bool) -> None:
+    patterns = reader_patterns()
+    assert len(patterns) <= 5  # Lambda's filters per event source mapping
+    assert any(matches(pattern, event) for pattern in patterns) is wanted
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import pytest
 
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.sdk import Approval, interrupt_task_state
+from waitgate.wait_limits import TASK_BACKSTOP_SECONDS
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 ASL_SCHEMA = json.loads(
@@ -38,8 +39,9 @@ def test_it_is_the_generic_workflows_interrupt_state() -> None:
         tenant_id="$.tenantId",
         payload_path="$.interrupt",
         escalation_path="$.escalation",
+        backstop_catch_next="InterruptWaitExceeded",
     )
-    # Then it is the same state
+    # Then it is the same state (its backstop, its Retry, its Catch of the backstop alone)
     assert state == expected
 
 
@@ -114,3 +116,21 @@ def test_payload_and_payload_path_are_exclusive() -> None:
         interrupt_task_state(RELEASE, function_arn=FUNCTION, payload_path="$.interrupt")
     with pytest.raises(ValueError, match="either"):
         interrupt_task_state(None, function_arn=FUNCTION)
+
+
+def test_the_backstop_is_on_by_default_and_may_be_caught_alone() -> None:
+    # Given a state built with no timeout of its own
+    state = interrupt_task_state(RELEASE, function_arn=FUNCTION, backstop_catch_next="Late")
+    # Then its TimeoutSeconds is the backstop past the longest deadline, and only the backstop is caught
+    assert state["TimeoutSeconds"] == TASK_BACKSTOP_SECONDS
+    assert state["Catch"] == [
+        {
+            "ErrorEquals": ["States.Timeout", "States.HeartbeatTimeout"],
+            "Next": "Late",
+            "ResultPath": "$.interruptError",
+        }
+    ]
+    # And None leaves the Task unbounded; a timeout catch already covers the backstop
+    assert "TimeoutSeconds" not in interrupt_task_state(RELEASE, function_arn=FUNCTION, timeout_seconds=None)
+    with pytest.raises(ValueError, match="one of the two"):
+        interrupt_task_state(RELEASE, function_arn=FUNCTION, timeout_catch_next="A", backstop_catch_next="B")

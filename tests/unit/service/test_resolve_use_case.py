@@ -25,6 +25,7 @@ from waitgate.service.request_interrupt import (
     request_interrupt,
 )
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt
+from waitgate.wait_limits import MAX_TIMEOUT_MS
 
 RUN = RunRef("default", "run-1")
 APPROVAL: dict[str, Any] = {
@@ -218,6 +219,25 @@ def test_an_invalid_payload_fails_the_task_by_name(world: World) -> None:
     assert request_from_task_event(event, deps).status == "rejected"
     assert world.workflow.failures[0][:2] == ("task-9", "InterruptPayloadInvalid")
     assert world.store.commits == 0
+
+
+def test_a_deadline_past_the_longest_a_workflow_can_wait_fails_the_task_by_name(world: World) -> None:
+    # Given a deadline one millisecond past 363 days (a run lasts at most a year; the Task's backstop
+    # comes a day after the longest deadline)
+    deps = RequestDependencies(world.store, world.workflow, world.clock, world.ids)
+    event = {"taskToken": "task-9", "runId": "run-9", "nodeId": "Gate"}
+    too_long = {**APPROVAL, "timeoutMs": MAX_TIMEOUT_MS + 1}
+    # Then the task fails with InterruptPayloadInvalid, naming the member, and nothing is written
+    assert request_from_task_event({**event, "interrupt": too_long}, deps).status == "rejected"
+    (failure,) = world.workflow.failures
+    assert failure[:2] == ("task-9", "InterruptPayloadInvalid") and "interrupt.timeoutMs" in failure[2]
+    assert world.store.commits == 0
+    # And the longest deadline itself is accepted
+    longest = {**APPROVAL, "timeoutMs": MAX_TIMEOUT_MS}
+    assert (
+        request_from_task_event({**event, "taskToken": "task-8", "interrupt": longest}, deps).status
+        != "rejected"
+    )
 
 
 def test_a_malformed_task_event_with_a_token_fails_the_task(world: World) -> None:

@@ -135,3 +135,8 @@ def shape_pk(shape_key: str) -> str:
 
 def kept_pk(member_key: str) -> str:
     return f"KEPT#{member_key}"
+
+
+def stream_progress_key(record_id: str) -> Item:
+    """The stream dispatcher's progress on one stream record (adapters/dynamodb_stream_progress)."""
+    return key_of(f"STREAM#{record_id}", "PROGRESS")

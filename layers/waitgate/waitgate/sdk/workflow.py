@@ -17,9 +17,11 @@ from typing import Any
 from waitgate.payloads import parse_interrupt_payload
 from waitgate.sdk.builders import InterruptBuilder
 from waitgate.sdk.escalation import Escalation, checked_policy
+from waitgate.wait_limits import TASK_BACKSTOP_SECONDS
 
 WAIT_FOR_TASK_TOKEN = "arn:aws:states:::lambda:invoke.waitForTaskToken"  # noqa: S105 (an ARN)
-TIMEOUT_ERRORS = ("InterruptTimedOut", "States.Timeout", "States.HeartbeatTimeout")
+BACKSTOP_ERRORS = ("States.Timeout", "States.HeartbeatTimeout")  # the Task's own TimeoutSeconds
+TIMEOUT_ERRORS = ("InterruptTimedOut", *BACKSTOP_ERRORS)
 INVALID_PAYLOAD_ERROR = "InterruptPayloadInvalid"
 TRANSIENT_RETRY: dict[str, Any] = {
     "Comment": (
@@ -31,6 +33,7 @@ TRANSIENT_RETRY: dict[str, Any] = {
         "Lambda.AWSLambdaException",
         "Lambda.SdkClientException",
         "Lambda.TooManyRequestsException",
+        "Lambda.ClientExecutionTimeoutException",
         "Lambda.Unknown",
         "ReadTimeoutError",
         "ConnectTimeoutError",
@@ -55,8 +58,9 @@ def interrupt_task_state(
     timeout_catch_next: str | None = None,
     payload_path: str | None = None,
     invalid_payload_catch_next: str | None = None,
+    backstop_catch_next: str | None = None,
     error_result_path: str = "$.interruptError",
-    timeout_seconds: int | None = None,
+    timeout_seconds: int | None = TASK_BACKSTOP_SECONDS,
     escalation: Escalation | dict[str, Any] | None = None,
     escalation_path: str | None = None,
 ) -> dict[str, Any]:
@@ -71,7 +75,11 @@ def interrupt_task_state(
       retried: a re-run with the same key takes the waiting interrupt over, it never asks twice.
     - `timeout_catch_next`: catch InterruptTimedOut, States.Timeout and States.HeartbeatTimeout and
       go there (the error output at `error_result_path`); `invalid_payload_catch_next` likewise
-      for InterruptPayloadInvalid. `timeout_seconds` bounds the Task itself (States.Timeout).
+      for InterruptPayloadInvalid. `timeout_seconds` bounds the Task itself (States.Timeout): by
+      default the backstop of waitgate.wait_limits (364 days, a day past the longest deadline); None
+      leaves the Task unbounded (the execution's one-year limit ends it). `backstop_catch_next`
+      catches only the backstop (States.Timeout, States.HeartbeatTimeout), leaving InterruptTimedOut
+      to fail the run: the generic workflow goes to a Fail state `InterruptWaitExceeded` there.
     - `escalation`: the escalation policy beside the interrupt (an `Escalation` or its JSON; checked
       against the payload when that is not a template), or `escalation_path`, a JSONPath to it in the
       state's input ("$.escalation"). Neither: the host's default for the tenant (docs/escalation.md).
@@ -89,7 +97,9 @@ def interrupt_task_state(
         state["TimeoutSeconds"] = timeout_seconds
     if result_path is not None:
         state["ResultPath"] = result_path
-    catches = _catches(invalid_payload_catch_next, timeout_catch_next, error_result_path)
+    if timeout_catch_next is not None and backstop_catch_next is not None:
+        raise ValueError("timeout_catch_next catches the backstop too: give one of the two")
+    catches = _catches(invalid_payload_catch_next, timeout_catch_next, backstop_catch_next, error_result_path)
     if catches:
         state["Catch"] = catches
     state.update({"Next": next_state} if next_state is not None else {"End": True})
@@ -98,12 +108,17 @@ def interrupt_task_state(
 
 
 def _catches(
-    invalid_payload_next: str | None, timeout_next: str | None, error_result_path: str
+    invalid_payload_next: str | None,
+    timeout_next: str | None,
+    backstop_next: str | None,
+    error_result_path: str,
 ) -> list[dict[str, Any]]:
-    """The Catch of an invalid payload, then of a timeout: each only where it has a next state."""
+    """The Catch of an invalid payload, then of a timeout (or the backstop alone): each only where it
+    has a next state."""
     wanted: list[tuple[tuple[str, ...], str | None]] = [
         ((INVALID_PAYLOAD_ERROR,), invalid_payload_next),
         (tuple(TIMEOUT_ERRORS), timeout_next),
+        (tuple(BACKSTOP_ERRORS), backstop_next),
     ]
     return [
         {"ErrorEquals": list(errors), "Next": next_state, "ResultPath": error_result_path}

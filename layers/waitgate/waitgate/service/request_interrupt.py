@@ -44,6 +44,7 @@ from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.service.rules.reentry import KeySupersededError
 from waitgate.size_limits import check_required_approvals
 from waitgate.telemetry import Correlation, NoTelemetry, Requested
+from waitgate.wait_limits import MAX_TIMEOUT_MS
 from waitgate.webhooks.matching import shape_of
 from waitgate.workflow_event import handle_in, parse_workflow_event
 
@@ -148,6 +149,12 @@ def _escalation(request: InterruptRequest, kind: str, deps: RequestDependencies)
 
 def _within_host_limits(payload: JSONObject) -> None:
     """The host's own bounds on a valid payload (docs/protocol-profile.md, "Limits")."""
+    timeout_ms = payload.get("timeoutMs")
+    if isinstance(timeout_ms, int) and timeout_ms > MAX_TIMEOUT_MS:
+        raise InterruptPayloadInvalidError(
+            f"timeoutMs may be at most {MAX_TIMEOUT_MS} (363 days: a run lasts at most a year, and the "
+            "Task's backstop comes a day after the longest deadline) (at interrupt.timeoutMs)"
+        )
     if payload["kind"] != "approval":
         return
     try:
