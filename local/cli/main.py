@@ -16,6 +16,7 @@ from local.cli.directory import ContactRefusedError, add_directory_parser, run_d
 from local.cli.inbox import NoNoticeError, add_inbox_parser, run_inbox
 from local.cli.inbox_backfill import add_backfill_parser, run_backfill
 from local.cli.webhooks import SourceRefusedError, add_webhooks_parser, run_webhooks
+from local.patches import strict_requests
 from local.standins.jwt_issuer import NoIssuerKeyError
 from local.state.running_instance import NoRunningStackError
 
@@ -90,6 +91,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
+    strict_requests.install()  # every command's AWS calls refused where AWS would refuse them
     if arguments.command is None:
         print(
             f"waitgate: no command given: one of {', '.join(COMMANDS)} (see: waitgate --help)",

@@ -9,11 +9,23 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from local.patches import strict_requests
 from local.patches.moto_atomicity import serialize_dynamodb_operations
 from local.template.sam_template import load_template
 from tests.support.links import generated_secret
 
 REGION = "us-east-1"
+strict_requests.install()  # every boto3 call of the session is checked against its service model
+
+
+@pytest.fixture(autouse=True)
+def refuses_what_aws_refuses() -> Iterator[None]:
+    """A test whose code made a call AWS would refuse fails, even when the code caught the refusal
+    (a test that means to make one takes them with `strict_requests.expected_refusals()`)."""
+    strict_requests.TALLY.take()
+    yield
+    violations = strict_requests.TALLY.take()
+    assert not violations, "AWS would refuse: " + "; ".join(map(str, violations))
 
 
 @pytest.fixture(autouse=True)
