@@ -33,6 +33,7 @@ class Settings(BaseModel):
     expire_function_arn: str = ""
     scheduler_role_arn: str = ""
     escalate_function_arn: str = ""  # escalation steps: the schedules' target (docs/escalation.md)
+    schedule_dead_letter_arn: str = ""  # every schedule's target DeadLetterConfig (an SQS queue)
     escalation_defaults: dict[str, dict[str, Any]] = Field(default_factory=dict)  # tenantId or "*" -> policy
 
     @field_validator("escalation_defaults", mode="before")
@@ -83,6 +84,7 @@ class Settings(BaseModel):
             expire_function_arn=env.get("EXPIRE_FUNCTION_ARN", ""),
             scheduler_role_arn=env.get("SCHEDULER_ROLE_ARN", ""),
             escalate_function_arn=env.get("ESCALATE_FUNCTION_ARN", ""),
+            schedule_dead_letter_arn=env.get("SCHEDULE_DEAD_LETTER_ARN", ""),
             escalation_defaults=json.loads(env.get("ESCALATION_DEFAULTS") or "{}"),
             email_sender=env.get("EMAIL_SENDER", ""),
             email_configuration_set=env.get("EMAIL_CONFIGURATION_SET", ""),

@@ -6,10 +6,9 @@ from __future__ import annotations
 import logging
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
 from typing import Any, Literal
 
-from waitgate.clock import parse_rfc3339, rfc3339
+from waitgate.clock import rfc3339
 from waitgate.errors import (
     CapabilityNotSupportedError,
     ConcurrentUpdateError,
@@ -35,6 +34,8 @@ from waitgate.records import (
     RunView,
     check_node_id,
 )
+from waitgate.service import deadline_schedules
+from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.match_event import MatchDependencies, resolve_early
 from waitgate.service.notify import NotificationDependencies, announce, workflow_of
 from waitgate.service.rules import conversation, event_log, reentry
@@ -180,11 +181,18 @@ def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: Requ
     if outcome.status == "requested" and outcome.record is not None:
         if _resolved_early(outcome.record, deps):
             return  # an event kept before the wait resolved it at once: nobody is notified
+        if deps.deadlines is not None and _expired_at_once(outcome.record, deps):
+            return  # its deadline passed before a schedule could fire: nobody is asked
         workflow = workflow_of(request.execution_arn)
         announce(outcome.record, deps.notifications, deps.clock, workflow)  # a take-over notifies nobody
     elif outcome.replay is not None:
         with suppress(TaskGoneError):  # the asking task is gone already: nobody waits for the answer
             reentry.answer_replay(outcome.replay, request.task_token, deps.workflow)
+
+
+def _expired_at_once(record: InterruptRecord, deps: RequestDependencies) -> bool:
+    delivery = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
+    return deadline_schedules.expire_if_due(record, delivery)
 
 
 def _plan(
@@ -248,20 +256,12 @@ def _new_record(
         task_token=request.task_token,
         requested_at=rfc3339(now),
         version=current.version + 1 if current else 1,
-        deadline=_deadline(now, payload.get("timeoutMs")),
+        deadline=deadline_schedules.deadline_of(now, payload.get("timeoutMs")),
         escalation=to_json(policy) if policy is not None else None,
     )
     if deps.deadlines is not None:
-        _schedule(record, policy, deps.deadlines)
+        deadline_schedules.schedule_all(record, policy, deps.deadlines, deps.clock)
     return record
-
-
-def _schedule(record: InterruptRecord, policy: EscalationPolicy | None, deadlines: DeadlineScheduler) -> None:
-    if record.deadline is not None:
-        deadlines.schedule_expiry(record)
-    requested_at = parse_rfc3339(record.requested_at)
-    for step in policy.steps if policy is not None else ():
-        deadlines.schedule_step(record, step.index, step.due(requested_at))
 
 
 def _reenter(
@@ -283,12 +283,6 @@ def _reenter(
         raise ConcurrentUpdateError("The key's interrupt is ending.")
     change = reentry.take_over(holder.snapshot or snapshot, current, request.task_token)
     return RequestOutcome("taken-over", current.interrupt_id, change.interrupt), change
-
-
-def _deadline(now: Any, timeout_ms: Any) -> str | None:
-    if not isinstance(timeout_ms, int):
-        return None
-    return rfc3339(now + timedelta(milliseconds=timeout_ms))
 
 
 def request_from_task_event(event: Any, deps: RequestDependencies) -> RequestOutcome:
