@@ -13,7 +13,6 @@ skipped (logged): its deadline, if any, still holds.
 from __future__ import annotations
 
 import logging
-from contextlib import suppress
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -41,11 +40,15 @@ def is_due(record: InterruptRecord, now: datetime) -> bool:
 
 def schedule_all(
     record: InterruptRecord, policy: EscalationPolicy | None, deadlines: DeadlineScheduler, clock: Clock
-) -> None:
-    """The deadline's schedule unless it is due already, and each step's unless refused as past."""
-    if record.deadline is not None and not is_due(record, clock.now()):
-        with suppress(ScheduleInPastError):  # due by the time Scheduler saw it: expire_if_due expires it
+) -> bool:
+    """The deadline's schedule unless it is due already, and each step's unless refused as past; True
+    when the deadline is due with no schedule for it (the request expires it: `expire_now`)."""
+    unscheduled = record.deadline is not None and is_due(record, clock.now())
+    if record.deadline is not None and not unscheduled:
+        try:
             deadlines.schedule_expiry(record)
+        except ScheduleInPastError:
+            unscheduled = True  # due by the time Scheduler saw it
     requested_at = parse_rfc3339(record.requested_at)
     for step in policy.steps if policy is not None else ():
         try:
@@ -56,11 +59,9 @@ def schedule_all(
                 step.index,
                 extra={"interruptId": record.interrupt_id},
             )
+    return unscheduled
 
 
-def expire_if_due(record: InterruptRecord, deps: DeliveryDependencies) -> bool:
-    """Right after the commit: a deadline already past is expired now, as its schedule would have."""
-    if not is_due(record, deps.clock.now()):
-        return False
+def expire_now(record: InterruptRecord, deps: DeliveryDependencies) -> None:
+    """Right after the commit, for a deadline due with no schedule: what its schedule would have done."""
     expire_interrupt(ExpiryRequest(record.run, record.node_id, record.interrupt_id), deps)
-    return True

@@ -68,6 +68,7 @@ class RequestOutcome:
     interrupt_id: str | None = None
     record: InterruptRecord | None = None
     replay: ReentryKey | None = None  # the ended key whose answer a replay gives again
+    expire_now: bool = False  # its deadline was due before a schedule could fire for it
 
 
 @dataclass(frozen=True)
@@ -181,18 +182,15 @@ def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: Requ
     if outcome.status == "requested" and outcome.record is not None:
         if _resolved_early(outcome.record, deps):
             return  # an event kept before the wait resolved it at once: nobody is notified
-        if deps.deadlines is not None and _expired_at_once(outcome.record, deps):
-            return  # its deadline passed before a schedule could fire: nobody is asked
+        if outcome.expire_now:  # its deadline passed before a schedule could fire: nobody is asked
+            delivery = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
+            deadline_schedules.expire_now(outcome.record, delivery)
+            return
         workflow = workflow_of(request.execution_arn)
         announce(outcome.record, deps.notifications, deps.clock, workflow)  # a take-over notifies nobody
     elif outcome.replay is not None:
         with suppress(TaskGoneError):  # the asking task is gone already: nobody waits for the answer
             reentry.answer_replay(outcome.replay, request.task_token, deps.workflow)
-
-
-def _expired_at_once(record: InterruptRecord, deps: RequestDependencies) -> bool:
-    delivery = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
-    return deadline_schedules.expire_if_due(record, delivery)
 
 
 def _plan(
@@ -211,7 +209,7 @@ def _plan(
     if current and current.status == "pending" and current.key == payload["key"]:
         change = reentry.take_over(snapshot, current, request.task_token)
         return RequestOutcome("taken-over", current.interrupt_id, change.interrupt), change
-    record = _new_record(request, payload, kind, current, deps, policy)
+    record, expire_now = _new_record(request, payload, kind, current, deps, policy)
     entries = event_log.with_legacy("interrupt.requested", kind, payload, request.node_id)
     snapshot, events = event_log.append(snapshot, record.requested_at, entries)
     snapshot = replace(
@@ -231,7 +229,7 @@ def _plan(
         guarded=guards,
         reentry=reentry.pending_key(record),
     )
-    return RequestOutcome("requested", record.interrupt_id, record), change
+    return RequestOutcome("requested", record.interrupt_id, record, expire_now=expire_now), change
 
 
 def _new_record(
@@ -241,10 +239,10 @@ def _new_record(
     current: InterruptRecord | None,
     deps: RequestDependencies,
     policy: EscalationPolicy | None,
-) -> InterruptRecord:
+) -> tuple[InterruptRecord, bool]:
     """The interrupt to suspend on; its deadline and its escalation steps are scheduled before the
     commit, so no committed interrupt lacks them (a schedule whose interrupt never commits fires and
-    changes nothing)."""
+    changes nothing); True: its deadline is due already, with no schedule (deadline_schedules)."""
     now = deps.clock.now()
     record = InterruptRecord(
         run=request.run,
@@ -259,9 +257,9 @@ def _new_record(
         deadline=deadline_schedules.deadline_of(now, payload.get("timeoutMs")),
         escalation=to_json(policy) if policy is not None else None,
     )
-    if deps.deadlines is not None:
-        deadline_schedules.schedule_all(record, policy, deps.deadlines, deps.clock)
-    return record
+    if deps.deadlines is None:
+        return record, False
+    return record, deadline_schedules.schedule_all(record, policy, deps.deadlines, deps.clock)
 
 
 def _reenter(
