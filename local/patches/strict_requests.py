@@ -255,7 +255,7 @@ def refusal(violations: list[Violation]) -> ClientError:
         "Error": {"Code": "ValidationException", "Message": f"Refused as AWS would: {message}"},
         "ResponseMetadata": {"HTTPStatusCode": 400, "HTTPHeaders": {}},
     }
-    return ClientError(response, violations[0].operation.split(".", 1)[1])  # type: ignore[arg-type]
+    return ClientError(response, violations[0].operation.split(".", 1)[1])
 
 
 def _checking(emit_api_params: Any) -> Any:

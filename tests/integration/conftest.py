@@ -9,7 +9,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from local.patches import strict_requests
+from local.patches import async_invocations, past_schedules, state_data_limit, strict_requests
 from local.patches.moto_atomicity import serialize_dynamodb_operations
 from local.template.sam_template import load_template
 from tests.support.links import generated_secret
@@ -44,6 +44,9 @@ def aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def aws() -> Iterator[None]:
     serialize_dynamodb_operations()
+    state_data_limit.install()  # the limits moto lacks, as the local stack has them (local/patches)
+    past_schedules.install()
+    async_invocations.install()
     with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
         yield
 
