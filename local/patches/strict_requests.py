@@ -174,13 +174,13 @@ class _Checker:
             self.report(path, "type", f"a timestamp, not {type(value).__name__}")
 
     def _bounds(self, size: Any, shape: Shape, path: str, unit: str) -> None:
-        low, high = shape.metadata.get("min"), shape.metadata.get("max")
-        what = f"{size:,} {unit}".strip() if unit else "the value"
+        metadata = shape.metadata
+        low, high = metadata.get("min"), metadata.get("max")
         if low is not None and size < low:
-            detail = f"{what}, fewer than {low:,}" if unit else f"less than {low}"
+            detail = f"{size:,} {unit}, fewer than {low:,}" if unit else f"less than {low}"
             self.report(path, "min", detail, shape.type_name)
         if high is not None and size > high:
-            detail = f"{what}, more than {high:,}" if unit else f"more than {high}"
+            detail = f"{size:,} {unit}, more than {high:,}" if unit else f"more than {high}"
             self.report(path, "max", detail, shape.type_name)
 
 
