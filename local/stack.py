@@ -11,7 +11,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from local.aws_clients import AwsClients
-from local.patches import check_moto_version, emf_lines, lambda_runtime, stopped_executions, task_failures
+from local.patches import (
+    async_invocations,
+    check_moto_version,
+    emf_lines,
+    lambda_runtime,
+    past_schedules,
+    state_data_limit,
+    stopped_executions,
+    strict_requests,
+    task_failures,
+)
 from local.patches.faults import install_faults
 from local.patches.lambda_runtime import FunctionRegistry
 from local.patches.moto_atomicity import serialize_dynamodb_operations
@@ -173,11 +183,15 @@ class LocalStack:
         """What moto does differently from AWS, set right before the first AWS call (all idempotent,
         all through `local.patches.replace_attribute`); refused on a moto the patches were not written for."""
         check_moto_version()
+        strict_requests.install()  # every boto3 call of the process checked against its service model
         serialize_dynamodb_operations()
         honour_client_request_tokens()  # a repeated TransactWriteItems token is applied once, as on AWS
         install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
         task_failures.install()  # SendTaskFailure keeps its cause, as on AWS
+        state_data_limit.install()  # States.ALL does not catch States.DataLimitExceeded, as on AWS
+        past_schedules.install()  # a one-time schedule in the past is refused, as on AWS
+        async_invocations.install()  # Event invocations retried twice, then to OnFailure, as on AWS
         emf_lines.install(MetricsLog(self.settings.state_dir))  # EMF lines kept for dev-metrics
         self._streams = StreamDispatcher()
         self._streams.install()

@@ -138,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+    from local.patches import strict_requests  # botocore: for a command, not for --help
+
+    strict_requests.install()  # every command's AWS calls refused where AWS would refuse them
     command = COMMANDS[arguments.command]
     run: Any = getattr(importlib.import_module(command.module), command.run)
     try:

@@ -15,10 +15,15 @@ may have moved), with one line saying what to do.
 | SendTaskFailure cause | `task_failures` | drops the cause |
 | StopExecution | `stopped_executions` | leaves a task-token wait RUNNING |
 | EMF lines kept | `emf_lines` | (Powertools) nobody reads printed EMF: kept for dev-metrics |
+| state data limit | `state_data_limit` | measures state data escaped; States.ALL catches DataLimitExceeded |
+| past schedules | `past_schedules` | accepts a one-time schedule whose time has passed |
+| async invocations | `async_invocations` | runs an Event invocation once, inline; forgets a failure |
 
 Beside them, `durable_checkpoints` is not a patch of moto: it points the durable execution SDK's own
 cached Lambda client at the local durable endpoint (its checkpoints would otherwise go to moto, which
-knows no durable functions), and refuses an SDK release other than the one it was written for.
+knows no durable functions), and refuses an SDK release other than the one it was written for. And
+`strict_requests` patches botocore, not moto: every API call of the process is checked against its
+service model (max, pattern, enum, sizes, unknown members) and refused as AWS would refuse it.
 """
 
 from __future__ import annotations

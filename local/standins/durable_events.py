@@ -78,11 +78,8 @@ class DurableEventPump:
     def announce(self, event: dict[str, Any]) -> None:
         """Send `event` to the targets of every rule it matches (once it reached them all, never again)."""
         payload = json.dumps(event).encode("utf-8")
-        for function in self._targets(event):
-            answer = self._clients("lambda").invoke(FunctionName=function, Payload=payload)
-            if "FunctionError" in answer:
-                logger.warning("%s failed on %s; tried again next tick", function, event["detail"]["status"])
-                return
+        for function in self._targets(event):  # a rule's Lambda target: asynchronous, as on AWS
+            self._clients("lambda").invoke(FunctionName=function, InvocationType="Event", Payload=payload)
         self._announced.add(event["detail"]["durableExecutionArn"])
         detail = event["detail"]
         logger.info("durable execution %s %s", detail["durableExecutionName"], detail["status"])

@@ -3,7 +3,7 @@ template subscribes to them (an EventBridgeRule event with source aws.states).
 
 moto runs executions but emits no events: every tick lists the executions of the stack's state
 machines and, for each that reached a terminal status since the last tick, invokes the subscribed
-functions with a realistic event.
+functions asynchronously, as a rule's Lambda target is, with a realistic event.
 """
 
 from __future__ import annotations
@@ -83,12 +83,14 @@ class ExecutionEventPump:
                         self._announce(execution)
 
     def _announce(self, execution: dict[str, Any]) -> None:
+        """Each subscribed function gets the event asynchronously, as an EventBridge rule's target: a
+        run that fails is Lambda's to retry, twice, and then its OnFailure destination's
+        (local.patches.async_invocations)."""
         event = json.dumps(status_change_event(execution, self._region, self._account), default=str)
         for function in self._functions:
-            answer = self._clients("lambda").invoke(FunctionName=function, Payload=event.encode("utf-8"))
-            if "FunctionError" in answer:
-                logger.warning("%s failed on %s; tried again next tick", function, execution["name"])
-                return
+            self._clients("lambda").invoke(
+                FunctionName=function, InvocationType="Event", Payload=event.encode("utf-8")
+            )
         self._announced.add(execution["executionArn"])
         logger.info("execution %s", ended_line(self._clients("stepfunctions"), execution))
 

@@ -105,7 +105,7 @@ class InboxPump:
             MaxNumberOfMessages=10,
             VisibilityTimeout=30,
             WaitTimeSeconds=0,
-            AttributeNames=["SentTimestamp"],
+            MessageSystemAttributeNames=["SentTimestamp"],  # (AttributeNames: deprecated, queue attributes)
         ).get("Messages", []):
             self._log.append(sorted((notice_of(m) for m in messages), key=lambda n: n["sentAt"]))
             sqs.delete_message_batch(

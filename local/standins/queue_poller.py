@@ -47,7 +47,7 @@ class QueuePoller:
         while messages := sqs.receive_message(
             QueueUrl=self._url,
             MaxNumberOfMessages=min(MAX_BATCH, self._mapping.batch_size),
-            AttributeNames=["All"],
+            MessageSystemAttributeNames=["All"],
             MessageAttributeNames=["All"],
             WaitTimeSeconds=0,
         ).get("Messages", []):

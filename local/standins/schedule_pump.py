@@ -1,18 +1,22 @@
 """Fire due EventBridge Scheduler one-time schedules: moto stores them but never runs them.
 
-Every tick lists the schedules, invokes the target Lambda (through moto's Invoke, so our handler runs
-in-process) of each whose `at()` time has come, with the schedule's Input, and deletes it (as
-ActionAfterCompletion DELETE does). A failed invocation is tried again on later ticks, as
-Scheduler's retry policy would, up to MAX_ATTEMPTS.
+Every tick lists the schedules and, for each whose `at()` time has come, invokes the target Lambda
+asynchronously (`InvocationType: Event`, as Scheduler does: the handler runs in-process on the
+asynchronous-invocation worker, `local.patches.async_invocations`, which retries a failed run twice
+and then sends it to the function's OnFailure destination), with the schedule's Input, and deletes
+it (as ActionAfterCompletion DELETE does). An invocation Lambda does not accept (the function is
+gone, throttled) is Scheduler's to retry: on later ticks, up to the target's RetryPolicy (at most
+MAX_ATTEMPTS here), and then to the target's DeadLetterConfig queue, as Scheduler does.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
 
 from local.standins.pumps import Pump
 
@@ -45,39 +49,64 @@ class SchedulePump:
             due = due_time(schedule.get("ScheduleExpression", ""))
             if due is None or due > now:
                 continue
-            fired = self._fire(schedule)
-            given_up = not fired and self._attempts.get(name, 0) >= MAX_ATTEMPTS
+            error = self._fire(schedule)
+            attempts = self._attempts.get(name, 0)
+            given_up = error is not None and attempts >= attempts_allowed(schedule["Target"])
             if given_up:
-                logger.error("schedule %s: target failed %d times, given up", name, MAX_ATTEMPTS)
-            if fired or given_up:
+                logger.error("schedule %s: target refused %d times, given up", name, attempts)
+                self._dead_letter(schedule, error, attempts)
+            if error is None or given_up:
                 scheduler.delete_schedule(Name=name, GroupName=group)
                 self._attempts.pop(name, None)
 
-    def _fire(self, schedule: dict[str, Any]) -> bool:
+    def _fire(self, schedule: dict[str, Any]) -> ClientError | None:
+        """Hand the event to Lambda; what Lambda answered when it did not take it."""
         target = schedule["Target"]
-        answer = self._clients("lambda").invoke(
-            FunctionName=target["Arn"], Payload=target.get("Input", "{}").encode("utf-8")
+        try:
+            self._clients("lambda").invoke(
+                FunctionName=target["Arn"],
+                InvocationType="Event",
+                Payload=target.get("Input", "{}").encode("utf-8"),
+            )
+        except ClientError as error:
+            name = schedule["Name"]
+            self._attempts[name] = self._attempts.get(name, 0) + 1
+            code = error.response.get("Error", {}).get("Code", "an error")
+            logger.warning(
+                "schedule %s: Lambda refused the event: %s (attempt %d)", name, code, self._attempts[name]
+            )
+            return error
+        return None
+
+    def _dead_letter(self, schedule: dict[str, Any], error: ClientError, attempts: int) -> None:
+        """What Scheduler sends the target's dead-letter queue: the event, and why in its attributes."""
+        queue_arn = schedule["Target"].get("DeadLetterConfig", {}).get("Arn")
+        if not queue_arn:
+            return
+        sqs = self._clients("sqs")
+        queue_url = sqs.get_queue_url(QueueName=queue_arn.rsplit(":", 1)[-1])["QueueUrl"]
+        details = error.response.get("Error", {})
+
+        def text(value: str) -> dict[str, str]:
+            return {"DataType": "String", "StringValue": value or "-"}
+
+        sqs.send_message(
+            QueueUrl=queue_url,
+            MessageBody=schedule["Target"].get("Input", "{}"),
+            MessageAttributes={
+                "ERROR_CODE": text(str(details.get("Code", ""))),
+                "ERROR_MESSAGE": text(str(details.get("Message", ""))[:1000]),
+                "SCHEDULE_ARN": text(str(schedule.get("Arn", ""))),
+                "TARGET_ARN": text(str(schedule["Target"]["Arn"])),
+                "RETRY_ATTEMPTS": {"DataType": "Number", "StringValue": str(max(0, attempts - 1))},
+            },
         )
-        if "FunctionError" not in answer:
-            return True
-        name = schedule["Name"]
-        self._attempts[name] = self._attempts.get(name, 0) + 1
-        error_type = _error_type(answer)
-        logger.warning(
-            "schedule %s: target failed with %s (attempt %d), tried again later",
-            name,
-            error_type,
-            self._attempts[name],
-        )
-        return False
 
 
-def _error_type(answer: dict[str, Any]) -> str:
-    """The handler's errorType (its message may quote the input, so it is not logged)."""
-    try:
-        return str(json.loads(answer["Payload"].read()).get("errorType", "an error"))
-    except (ValueError, AttributeError, KeyError):
-        return "an error"
+def attempts_allowed(target: dict[str, Any]) -> int:
+    """The first try and the target's retries, at most MAX_ATTEMPTS here."""
+    retries = int(target.get("RetryPolicy", {}).get("MaximumRetryAttempts", 185))
+    return min(MAX_ATTEMPTS, retries + 1)
 
 
 def _all_schedules(scheduler: Any) -> list[dict[str, Any]]:

@@ -107,6 +107,22 @@ def create_function(context: StackContext, logical_id: str, properties: dict[str
     return Created(ref=name, attributes={"Arn": function["FunctionArn"]})
 
 
+def create_event_invoke_config(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
+    """How Lambda handles the function's asynchronous invocations: retries, then the OnFailure
+    destination (local.patches.async_invocations applies them)."""
+    arguments = {
+        key: properties[key]
+        for key in ("MaximumRetryAttempts", "MaximumEventAgeInSeconds", "DestinationConfig")
+        if key in properties
+    }
+    for number in ("MaximumRetryAttempts", "MaximumEventAgeInSeconds"):
+        if number in arguments:
+            arguments[number] = int(arguments[number])
+    function_name = str(properties["FunctionName"]).split(":function:")[-1]
+    context.clients("lambda").put_function_event_invoke_config(FunctionName=function_name, **arguments)
+    return Created(ref=f"{function_name}:{properties.get('Qualifier', '$LATEST')}")
+
+
 def create_event_source_mapping(
     context: StackContext, logical_id: str, properties: dict[str, Any]
 ) -> Created:
@@ -177,5 +193,6 @@ COMPUTE_CREATORS: dict[str, Creator] = {
     "AWS::Lambda::LayerVersion": create_layer_version,
     "AWS::Lambda::Function": create_function,
     "AWS::Lambda::EventSourceMapping": create_event_source_mapping,
+    "AWS::Lambda::EventInvokeConfig": create_event_invoke_config,
     "AWS::StepFunctions::StateMachine": create_state_machine,
 }

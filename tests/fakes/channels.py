@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from waitgate.channels.contacts import ChannelName, ContactPoints
 from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
-from waitgate.errors import DeliveryFailedError
+from waitgate.errors import DeliveryFailedError, DeliveryRefusedError
 from waitgate.records import RunRef
 
 
@@ -37,6 +37,7 @@ class RecordingChannel:
 
     channel: ChannelName = "email"
     refusing: bool = False
+    refusing_for_good: bool = False  # a permanent refusal (DeliveryRefusedError: SES's MessageRejected)
     unavailable: str | None = None
     sent: list[tuple[MessageFacts, str]] = field(default_factory=list)
 
@@ -50,6 +51,8 @@ class RecordingChannel:
     def send(self, facts: MessageFacts, address: str) -> SentMessage:
         if self.refusing:
             raise DeliveryFailedError("The channel answered 500.", slack_error="internal_error")
+        if self.refusing_for_good:
+            raise DeliveryRefusedError("SES answered MessageRejected.", aws_code="MessageRejected")
         self.sent.append((facts, address))
         return SentMessage(
             self.channel, facts.recipient, f"m-{len(self.sent)}", "D1", facts.workflow, facts.title

@@ -5,6 +5,7 @@ these fakes and on the moto adapters alike); the workflow and the notifier recor
 from __future__ import annotations
 
 import copy
+import json
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -12,7 +13,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from waitgate.approval import Memberships
-from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, GuardFailedError, TaskGoneError
+from waitgate.errors import (
+    ConcurrentUpdateError,
+    DeliveryFailedError,
+    GuardFailedError,
+    ResultTooLargeError,
+    TaskGoneError,
+)
 from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
 from waitgate.notices import InterruptNotice
 from waitgate.records import (
@@ -193,9 +200,13 @@ class RecordingWorkflow:
     failures: list[tuple[str, str, str]] = field(default_factory=list)
     gone: set[str] = field(default_factory=set)
     unavailable: set[str] = field(default_factory=set)
+    output_limit: int | None = None  # characters of JSON the engine takes (ResultTooLargeError beyond)
 
     def send_success(self, task_token: str, output: Any) -> None:
         self._reachable(task_token)
+        size = len(json.dumps(output, ensure_ascii=False, separators=(",", ":")))
+        if self.output_limit is not None and size > self.output_limit:
+            raise ResultTooLargeError(f"The resume value is {size:,} characters of JSON.")
         self.successes.append((task_token, output))
 
     def send_failure(self, task_token: str, error: str, cause: str) -> None:

@@ -9,12 +9,24 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from local.patches import async_invocations, past_schedules, state_data_limit, strict_requests
 from local.patches.moto_atomicity import serialize_dynamodb_operations
 from local.patches.transaction_tokens import honour_client_request_tokens
 from local.template.sam_template import load_template
 from tests.support.links import generated_secret
 
 REGION = "us-east-1"
+strict_requests.install()  # every boto3 call of the session is checked against its service model
+
+
+@pytest.fixture(autouse=True)
+def refuses_what_aws_refuses() -> Iterator[None]:
+    """A test whose code made a call AWS would refuse fails, even when the code caught the refusal
+    (a test that means to make one takes them with `strict_requests.expected_refusals()`)."""
+    strict_requests.TALLY.take()
+    yield
+    violations = strict_requests.TALLY.take()
+    assert not violations, "AWS would refuse: " + "; ".join(map(str, violations))
 
 
 @pytest.fixture(autouse=True)
@@ -34,6 +46,9 @@ def aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
 def aws() -> Iterator[None]:
     serialize_dynamodb_operations()
     honour_client_request_tokens()
+    state_data_limit.install()  # the limits moto lacks, as the local stack has them (local/patches)
+    past_schedules.install()
+    async_invocations.install()
     with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
         yield
 

@@ -82,9 +82,9 @@ def channels(environment: None, dynamodb: Any, monkeypatch: pytest.MonkeyPatch) 
 
 def sqs_event(sqs: Any, url: str) -> dict[str, Any]:
     """What Lambda's poller hands the deliverer: the queue's messages as SQS records."""
-    messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["All"]).get(
-        "Messages", []
-    )
+    messages = sqs.receive_message(
+        QueueUrl=url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["All"]
+    ).get("Messages", [])
     arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     return {
         "Records": [

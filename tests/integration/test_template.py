@@ -228,9 +228,15 @@ def test_only_the_scheduler_role_invokes_the_schedule_targets_and_only_the_strea
     template: dict[str, Any],
 ) -> None:
     # Given the scheduler's role, Then it may invoke the deadline's and the escalation steps' targets only
+    # (and send to the schedules' dead-letter queue, nothing else)
     resources = template["Resources"]
-    (policy,) = resources["DeadlineSchedulerRole"]["Properties"]["Policies"]
-    (statement,) = policy["PolicyDocument"]["Statement"]
+    policies = resources["DeadlineSchedulerRole"]["Properties"]["Policies"]
+    statements = [s for policy in policies for s in policy["PolicyDocument"]["Statement"]]
+    (statement,) = [s for s in statements if s["Action"] != "sqs:SendMessage"]
+    dead_letters = {"Fn::GetAtt": ["ScheduleDeadLetterQueue", "Arn"]}
+    assert [s for s in statements if s is not statement] == [
+        {"Effect": "Allow", "Action": "sqs:SendMessage", "Resource": dead_letters}
+    ]
     targets = {text["Fn::Sub"].rsplit(":function:", 1)[1] for text in statement["Resource"]}
     assert (statement["Action"], targets) == (
         "lambda:InvokeFunction",

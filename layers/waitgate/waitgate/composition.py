@@ -36,18 +36,44 @@ if TYPE_CHECKING:
     from waitgate.tokens import CachedKeyring
 
 
+# Every AWS call, retries and backoff included, ends well inside the shortest function timeout of the
+# template (Globals: 15 s): at worst 2 attempts × (1 s connect + 5 s read) + 1 s backoff = 13 s, so a
+# hung call fails as itself (an HTTPClientError, read by meaning) instead of as a Lambda timeout.
+CLIENT_TIMEOUTS = {"connect_timeout": 1, "read_timeout": 5}
+CLIENT_RETRIES = {"mode": "standard", "total_max_attempts": 2}
+DURABLE_BOTOCORE = (1, 42, 1)  # the first botocore with SendDurableExecutionCallbackSuccess/Failure
+
+
+def client_config() -> Any:
+    from botocore.config import Config
+
+    return Config(retries=dict(CLIENT_RETRIES), tcp_keepalive=True, **CLIENT_TIMEOUTS)
+
+
 @cache
 def aws_client(service: str) -> Any:
     import boto3
-    from botocore.config import Config
 
-    config = Config(
-        retries={"mode": "standard", "max_attempts": 4},
-        connect_timeout=3,
-        read_timeout=10,
-        tcp_keepalive=True,
-    )
-    return boto3.client(service, config=config)
+    return boto3.client(service, config=client_config())
+
+
+class DurableSdkTooOldError(RuntimeError):
+    """The runtime's botocore predates the durable callback API (the layer ships no boto3)."""
+
+
+def check_durable_botocore(installed: str | None = None) -> None:
+    """A clear error, at the durable engine's first use, where the runtime's botocore cannot answer a
+    durable callback (docs/durable-functions.md): not an AttributeError deep in a delivery."""
+    import botocore
+
+    found = installed or botocore.__version__
+    numbers = tuple(int(part) for part in found.split(".")[:3] if part.isdigit())
+    if numbers < DURABLE_BOTOCORE:
+        needed = ".".join(map(str, DURABLE_BOTOCORE))
+        raise DurableSdkTooOldError(
+            f"Answering a Lambda durable function needs botocore >= {needed} (SendDurableExecution"
+            f"CallbackSuccess); this runtime has {found}: use a runtime whose SDK is newer (python3.13)."
+        )
 
 
 @lru_cache(maxsize=1)
@@ -90,13 +116,12 @@ def workflow() -> Workflow:
 def durable_workflow() -> Workflow:
     """The callback API at DURABLE_ENDPOINT_URL when set (the local stack's runner), else Lambda's own."""
     import boto3
-    from botocore.config import Config
 
     from waitgate.adapters.durable_workflow import DurableFunctionsWorkflow
 
-    config = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=3, read_timeout=10)
+    check_durable_botocore()
     endpoint = settings().durable_endpoint_url or None
-    return DurableFunctionsWorkflow(boto3.client("lambda", endpoint_url=endpoint, config=config))
+    return DurableFunctionsWorkflow(boto3.client("lambda", endpoint_url=endpoint, config=client_config()))
 
 
 def deadline_scheduler() -> DeadlineScheduler | None:
@@ -114,6 +139,7 @@ def deadline_scheduler() -> DeadlineScheduler | None:
         configured.expire_function_arn,
         configured.scheduler_role_arn,
         configured.escalate_function_arn,
+        configured.schedule_dead_letter_arn,
     )
 
 

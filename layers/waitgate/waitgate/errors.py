@@ -183,6 +183,32 @@ class DeliveryFailedError(WaitgateError):
     title = "Delivery failed"
 
 
+class ResultTooLargeError(WaitgateError):
+    """The engine cannot take a resume value this large (Step Functions: 262,144 characters of output;
+    a durable callback: 1 MiB of result): nothing was sent. The run is failed with
+    InterruptResultTooLarge instead (service.rules.resume_delivery), never retried."""
+
+    code = "interrupt_result_too_large"
+    status = 500
+    title = "Resume value too large for the workflow engine"
+
+
+class DeliveryRefusedError(DeliveryFailedError):
+    """A channel refused the message for good (SES: the recipient or sender is not verified, the
+    message rejected): sending it again cannot succeed, so it is not retried."""
+
+    code = "delivery_refused"
+
+
+class ScheduleInPastError(WaitgateError):
+    """EventBridge Scheduler refused a one-time schedule because its moment has passed: the deadline
+    is due now, and the caller expires the interrupt itself (docs/durability.md, "Deadlines")."""
+
+    code = "schedule_in_past"
+    status = 500
+    title = "Schedule in the past"
+
+
 class UnsupportedMediaTypeError(WaitgateError):
     code = "unsupported_media_type"
     status = 415

@@ -94,7 +94,7 @@ class InterruptRecord:
     votes: tuple[JSONObject, ...] = ()
     asks: tuple[JSONObject, ...] = field(default=())
     delivered_at: str | None = None  # when the workflow was answered (or found gone); docs/durability.md
-    delivery_outcome: str | None = None  # delivered | task-gone
+    delivery_outcome: str | None = None  # delivered | task-gone | result-too-large
     escalation: JSONObject | None = None  # the policy in force (docs/escalation.md), as stored
     escalated: tuple[int, ...] = ()  # the steps of that policy that fired, in firing order
 

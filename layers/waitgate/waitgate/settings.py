@@ -35,6 +35,7 @@ class Settings(BaseModel):
     # function that applies them (request_interrupt), not in every function's 4 KB of environment.
     escalation_defaults_parameter: str = ""
     parking_queue_url: str = ""  # the stream dispatcher parks a Slack refresh it gave up on there
+    schedule_dead_letter_arn: str = ""  # every schedule's target DeadLetterConfig (an SQS queue)
 
     # Channels (docs/channels.md): SES v2's sender and configuration set, the Slack Web API, the
     # tenants' Slack secrets (<prefix><tenant>), and the deliverers' attempts and backoff.
@@ -78,6 +79,7 @@ class Settings(BaseModel):
             escalate_function_arn=env.get("ESCALATE_FUNCTION_ARN", ""),
             escalation_defaults_parameter=env.get("ESCALATION_DEFAULTS_PARAMETER", ""),
             parking_queue_url=env.get("PARKING_QUEUE_URL", ""),
+            schedule_dead_letter_arn=env.get("SCHEDULE_DEAD_LETTER_ARN", ""),
             email_sender=env.get("EMAIL_SENDER", ""),
             email_configuration_set=env.get("EMAIL_CONFIGURATION_SET", ""),
             slack_api_url=env.get("SLACK_API_URL") or "https://slack.com/api/",

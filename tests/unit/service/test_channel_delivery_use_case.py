@@ -122,3 +122,14 @@ def test_the_workflow_is_named_from_the_execution_arn() -> None:
     world.request(with_data(APPROVAL, approversList=["alice"]), execution_arn=arn)
     assert world.notifier.notices[0].workflow == "waitgate-release"
     assert RUN.run_id == "run-1"
+
+
+def test_a_permanent_refusal_is_said_once_and_not_retried(world: ChannelWorld) -> None:
+    # Given a channel that refuses for good (SES in the sandbox: MessageRejected, an unverified recipient)
+    channel = RecordingChannel("email", refusing_for_good=True)
+    # When the notice is delivered on its first attempt
+    outcome = deliver_notice(world.notice_for("alice"), channel, 1, world.channels())
+    # Then it is not raised for a retry: the failure is said as permanent, and not as parked
+    assert outcome == "refused"
+    (failed,) = world.payloads("notification.failed")
+    assert (failed["reason"], failed["permanent"], failed["parked"]) == ("MessageRejected", True, False)

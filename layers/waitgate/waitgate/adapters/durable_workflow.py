@@ -3,6 +3,8 @@
 SendDurableExecutionCallbackSuccess carries the resume value (JSON) as its result;
 SendDurableExecutionCallbackFailure carries the error by name: as ErrorType, and as ErrorData
 (`{"error": ...}`), which is what the durable SDK hands the function (waitgate.sdk.durable reads it).
+A result over the API's 1 MiB is not sent: ResultTooLargeError (the run fails with
+InterruptResultTooLarge instead).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 from typing import Any
 
 from waitgate.adapters.engine_answers import answer_engine
+from waitgate.errors import ResultTooLargeError
 
 Client = Any  # a boto3 Lambda client
 
@@ -18,6 +21,18 @@ Client = Any  # a boto3 Lambda client
 # service does not know it (ResourceNotFoundException: the local runner's answer for a closed one too).
 CALLBACK_GONE_CODES = frozenset({"CallbackTimeoutException", "ResourceNotFoundException"})
 MESSAGE_LIMIT = 32_768
+RESULT_LIMIT_BYTES = 1_048_576  # SendDurableExecutionCallbackSuccess.Result's max in the service model
+
+
+def callback_result(output: Any) -> bytes:
+    result = json.dumps(output, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if len(result) > RESULT_LIMIT_BYTES:
+        raise ResultTooLargeError(
+            f"The resume value is {len(result):,} bytes of JSON; a durable callback takes a result of "
+            f"at most {RESULT_LIMIT_BYTES:,}.",
+            bytes=len(result),
+        )
+    return result
 
 
 class DurableFunctionsWorkflow:
@@ -25,9 +40,8 @@ class DurableFunctionsWorkflow:
         self._client = client
 
     def send_success(self, callback_id: str, output: Any) -> None:
-        result = json.dumps(output, separators=(",", ":")).encode("utf-8")
         send = self._client.send_durable_execution_callback_success
-        self._call(send, CallbackId=callback_id, Result=result)
+        self._call(send, CallbackId=callback_id, Result=callback_result(output))
 
     def send_failure(self, callback_id: str, error: str, cause: str) -> None:
         failure = {

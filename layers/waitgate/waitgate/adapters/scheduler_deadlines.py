@@ -5,22 +5,27 @@ Each schedule is named after its interrupt, in this stack's group, and deletes i
 (ActionAfterCompletion DELETE). The deadline's invokes expire_interrupt with
 {tenantId, runId, nodeId, interruptId}; a step's invokes escalate_interrupt with the same and `step`.
 When an interrupt ends first, `delete_schedules` removes those still waiting (best effort: one that
-is left fires and changes nothing).
+is left fires and changes nothing). An event Scheduler cannot hand to Lambda (throttled, refused)
+is retried by its RetryPolicy and then goes to the target's DeadLetterConfig queue (the template's
+ScheduleDeadLetterQueue, alarmed); a failure of the function itself is Lambda's: two retries, then
+the function's OnFailure destination. A schedule whose moment has passed is refused by Scheduler:
+ScheduleInPastError, and the caller expires the interrupt itself.
 """
 
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code, is_server_error, is_transient
 from waitgate.clock import parse_rfc3339, rfc3339
-from waitgate.errors import DeliveryFailedError
+from waitgate.errors import DeliveryFailedError, ScheduleInPastError
 from waitgate.records import InterruptRecord
 
 Client = Any  # a boto3 EventBridge Scheduler client
 RETRY_POLICY = {"MaximumEventAgeInSeconds": 86_400, "MaximumRetryAttempts": 185}
+CLOCK_SKEW = timedelta(seconds=5)  # a refusal this close to the moment is read as "in the past"
 
 
 def schedule_name(record: InterruptRecord) -> str:
@@ -32,12 +37,16 @@ def step_schedule_name(record: InterruptRecord, step: int) -> str:
     return f"step{step}-{record.interrupt_id}"[:64]
 
 
-def at_expression(deadline: str) -> str:
+def at_moment(deadline: str) -> datetime:
     """at() has whole seconds: the next one at or after the deadline, so it never fires early."""
     moment = parse_rfc3339(deadline)
     if moment.microsecond:
         moment = moment.replace(microsecond=0) + timedelta(seconds=1)
-    return f"at({moment.strftime('%Y-%m-%dT%H:%M:%S')})"
+    return moment
+
+
+def at_expression(deadline: str) -> str:
+    return f"at({at_moment(deadline).strftime('%Y-%m-%dT%H:%M:%S')})"
 
 
 def schedule_names(record: InterruptRecord) -> list[str]:
@@ -49,13 +58,20 @@ def schedule_names(record: InterruptRecord) -> list[str]:
 
 class SchedulerDeadlines:
     def __init__(
-        self, client: Client, group_name: str, target_arn: str, role_arn: str, escalate_arn: str = ""
+        self,
+        client: Client,
+        group_name: str,
+        target_arn: str,
+        role_arn: str,
+        escalate_arn: str = "",
+        dead_letter_arn: str = "",
     ) -> None:
         self._client = client
         self._group = group_name
         self._target = target_arn
         self._role = role_arn
         self._escalate = escalate_arn
+        self._dead_letter = dead_letter_arn
 
     def schedule_expiry(self, record: InterruptRecord) -> None:
         assert record.deadline is not None
@@ -80,6 +96,14 @@ class SchedulerDeadlines:
         return deleted
 
     def _create(self, name: str, moment: str, target_arn: str, target: dict[str, Any]) -> None:
+        schedule_target: dict[str, Any] = {
+            "Arn": target_arn,
+            "RoleArn": self._role,
+            "Input": json.dumps(target, separators=(",", ":")),
+            "RetryPolicy": RETRY_POLICY,
+        }
+        if self._dead_letter:
+            schedule_target["DeadLetterConfig"] = {"Arn": self._dead_letter}
         try:
             self._client.create_schedule(
                 Name=name,
@@ -88,16 +112,16 @@ class SchedulerDeadlines:
                 ScheduleExpressionTimezone="UTC",
                 FlexibleTimeWindow={"Mode": "OFF"},
                 ActionAfterCompletion="DELETE",
-                Target={
-                    "Arn": target_arn,
-                    "RoleArn": self._role,
-                    "Input": json.dumps(target, separators=(",", ":")),
-                    "RetryPolicy": RETRY_POLICY,
-                },
+                Target=schedule_target,
             )
         except AWS_CALL_ERRORS as error:
             if error_code(error) == "ConflictException":
                 return  # scheduled by an earlier attempt of the same request
+            if (
+                error_code(error) == "ValidationException"
+                and at_moment(moment) <= datetime.now(UTC) + CLOCK_SKEW
+            ):
+                raise ScheduleInPastError(f"Scheduler refused {name}: its moment has passed.") from error
             raise _translate(error) from error
 
 

@@ -3,6 +3,9 @@ plain-text and the HTML part are exactly what `channels.email_message` built (do
 
 The sender is the template's EmailSender (an identity SES has verified); the configuration set, when
 given, is the operator's (event destinations, suppression). Nothing here logs an address or a body.
+SES's permanent refusals (PERMANENT_CODES: an unverified address in the sandbox, a rejected message,
+sending paused or suspended, a configuration set that does not exist) are DeliveryRefusedError: not
+retried. Anything else (throttling, a timeout, SES's own failure) is DeliveryFailedError: retried.
 """
 
 from __future__ import annotations
@@ -14,9 +17,19 @@ from waitgate.channels.contacts import ChannelName
 from waitgate.channels.email_message import email_content
 from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage
-from waitgate.errors import DeliveryFailedError
+from waitgate.errors import DeliveryFailedError, DeliveryRefusedError
 
 Client = Any  # a boto3 SESv2 client
+PERMANENT_CODES = frozenset(
+    {
+        "MessageRejected",
+        "MailFromDomainNotVerifiedException",
+        "AccountSuspendedException",
+        "SendingPausedException",
+        "NotFoundException",
+        "BadRequestException",
+    }
+)
 
 
 class SesEmailChannel:
@@ -44,9 +57,9 @@ class SesEmailChannel:
         try:
             answer = self._client.send_email(**request)
         except AWS_CALL_ERRORS as error:
-            raise DeliveryFailedError(
-                f"SES answered {described(error)}.", aws_code=error_code(error) or described(error)
-            ) from error
+            code = error_code(error) or described(error)
+            failure = DeliveryRefusedError if code in PERMANENT_CODES else DeliveryFailedError
+            raise failure(f"SES answered {described(error)}.", aws_code=code) from error
         return SentMessage(
             channel="email",
             recipient=facts.recipient,

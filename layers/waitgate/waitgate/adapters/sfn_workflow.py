@@ -1,4 +1,11 @@
-"""Workflow on Step Functions: answer waitForTaskToken tasks."""
+"""Workflow on Step Functions: answer waitForTaskToken tasks.
+
+The output is the resume value as compact JSON in UTF-8 (`ensure_ascii=False`): Step Functions counts
+its 262,144 in characters, and ASCII escapes (a backslash, `u` and four hex digits per letter) made a
+Cyrillic answer three times as long as its UTF-8 bytes: over the limit, and a run that never resumed.
+An output over the limit is not sent: ResultTooLargeError, and the run is failed with
+InterruptResultTooLarge instead.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ import json
 from typing import Any
 
 from waitgate.adapters.engine_answers import answer_engine
+from waitgate.errors import ResultTooLargeError
 
 Client = Any  # a boto3 Step Functions client
 
@@ -13,6 +21,19 @@ Client = Any  # a boto3 Step Functions client
 # (moto answers InvalidToken where AWS answers TaskTimedOut for a closed task.)
 TASK_GONE_CODES = frozenset({"TaskTimedOut", "TaskDoesNotExist", "InvalidToken"})
 CAUSE_LIMIT = 32_768
+OUTPUT_LIMIT_CHARACTERS = 262_144  # SendTaskSuccess.output's max in the service model
+
+
+def task_output(output: Any) -> str:
+    """The resume value as SendTaskSuccess carries it; ResultTooLargeError when Step Functions could not."""
+    text = json.dumps(output, ensure_ascii=False, separators=(",", ":"))
+    if len(text) > OUTPUT_LIMIT_CHARACTERS:
+        raise ResultTooLargeError(
+            f"The resume value is {len(text):,} characters of JSON; Step Functions takes a task output "
+            f"of at most {OUTPUT_LIMIT_CHARACTERS:,}.",
+            characters=len(text),
+        )
+    return text
 
 
 class StepFunctionsWorkflow:
@@ -23,7 +44,7 @@ class StepFunctionsWorkflow:
         self._call(
             self._client.send_task_success,
             taskToken=task_token,
-            output=json.dumps(output, separators=(",", ":")),
+            output=task_output(output),
         )
 
     def send_failure(self, task_token: str, error: str, cause: str) -> None:

@@ -4,8 +4,10 @@ message the SNS topic handed it (docs/channels.md).
 It reads the interrupt as it is now: one that was answered meanwhile is not announced any more. A
 notice already sent (the queue handed it out twice) is not sent again. A recipient the channel
 cannot reach (no contact point, the channel not configured) is a `notification.skipped`; a sent one
-a `notification.sent`; a refusal a `notification.failed`, and DeliveryFailedError goes back to the
-queue, which retries it later and parks it after the last attempt. A reminder is a notice of its
+a `notification.sent`; a failure a `notification.failed`, and DeliveryFailedError goes back to the
+queue, which retries it later and parks it after the last attempt; a permanent refusal
+(DeliveryRefusedError: SES's sandbox refusing an unverified recipient, say) is a `notification.failed`
+with `permanent: true` and is not tried again (outcome `refused`). A reminder is a notice of its
 own (its own link), so it is sent again. The suspension never waits for
 any of this, nor fails by it.
 """
@@ -16,13 +18,13 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from waitgate.channels.message_facts import facts_of
-from waitgate.errors import DeliveryFailedError
+from waitgate.errors import DeliveryFailedError, DeliveryRefusedError
 from waitgate.notices import InterruptNotice
 from waitgate.ports import Channel, Clock, Contacts, InterruptStore, SentMessages, Telemetry
 from waitgate.service import notification_events
 from waitgate.telemetry import Correlation, NoTelemetry, Notified
 
-Outcome = Literal["sent", "already-sent", "skipped"]
+Outcome = Literal["sent", "already-sent", "skipped", "refused"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,8 @@ def deliver_notice(
     run = notice.run
     deps.telemetry.correlate(Correlation.at(run, notice.node_id, notice.interrupt_id, notice.kind))
     outcome = _deliver(notice, channel, attempt, deps)
-    deps.telemetry.record(Notified(channel.name, outcome, run.tenant_id))
+    if outcome != "refused":  # a refusal was counted as failed where it happened
+        deps.telemetry.record(Notified(channel.name, outcome, run.tenant_id))
     return outcome
 
 
@@ -63,10 +66,14 @@ def _deliver(notice: InterruptNotice, channel: Channel, attempt: int, deps: Chan
     try:
         message = channel.send(facts_of(record, notice), address)
     except DeliveryFailedError as error:
+        permanent = isinstance(error, DeliveryRefusedError)
         why = str(error.extensions.get("aws_code") or error.extensions.get("slack_error") or error.code)
-        event = notification_events.failed(notice, channel.name, attempt, why, attempt >= deps.attempts)
+        parked = attempt >= deps.attempts and not permanent
+        event = notification_events.failed(notice, channel.name, attempt, why, parked, permanent)
         notification_events.record(deps.store, deps.clock, notice.run, [event])
         deps.telemetry.record(Notified(channel.name, "failed", notice.run.tenant_id))
+        if permanent:
+            return "refused"  # sending it again cannot succeed
         raise
     deps.sent.record(
         notice.run, notice.node_id, notice.interrupt_id, replace(message, notice_id=notice.notice_id)

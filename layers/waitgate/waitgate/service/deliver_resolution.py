@@ -3,7 +3,9 @@ by the stream consumer for whatever was committed but not delivered (docs/durabi
 
 A resolved interrupt is answered with SendTaskSuccess(resumeValue), an expired one with
 SendTaskFailure(InterruptTimedOut) (for a durable function's callback: the same through
-SendDurableExecutionCallbackSuccess/Failure; the Workflow port picks the engine by the handle).
+SendDurableExecutionCallbackSuccess/Failure; the Workflow port picks the engine by the handle). A
+resume value the engine cannot take fails the run with InterruptResultTooLarge instead, recorded as
+`deliveryOutcome: result-too-large` (an `interrupt.delivery_failed` debug event), never retried.
 Once sent (or once Step Functions says the task is gone) the node
 item gets `deliveredAt` + `deliveryOutcome`: after a resolver's own send, with one conditional update;
 otherwise (the outbox, the expiry, a task gone) with an `interrupt.delivered` or
@@ -29,13 +31,17 @@ from waitgate.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunCha
 from waitgate.service.rules import event_log
 from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.optimistic import retry_on_conflict
+from waitgate.service.rules.resume_delivery import RESULT_TOO_LARGE, send_resume_value
 from waitgate.telemetry import Correlation, Delivered, NoTelemetry
 
 TIMED_OUT = "InterruptTimedOut"
 DELIVERED = "delivered"
 TASK_GONE = "task-gone"
+TOO_LARGE = "result-too-large"
 Via = Literal["inline", "outbox", "expiry"]
-DeliveryResult = Literal["delivered", "task-gone", "already-delivered", "not-ended", "superseded"]
+DeliveryResult = Literal[
+    "delivered", "task-gone", "too-large", "already-delivered", "not-ended", "superseded"
+]
 RESOLVER_GRACE_PAUSES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)  # seconds; ~2.5 s in all, only on a task gone
 
 
@@ -54,7 +60,7 @@ def deliver(
     `committed`: the change that just ended the interrupt, so the mark needs no read first."""
     tenant = record.run.tenant_id
     try:
-        send_ending(record, deps.workflow)
+        taken = send_ending(record, deps.workflow)
     except TaskGoneError as gone:
         if via == "outbox" and (meanwhile := _handled_meanwhile(record, deps)) is not None:
             return meanwhile
@@ -66,6 +72,9 @@ def deliver(
         deps.telemetry.record(Delivered("failed", tenant))  # left to the outbox
         raise
     deps.telemetry.record(Delivered("outbox" if via == "outbox" else "inline", tenant))
+    if not taken:  # the run was failed with InterruptResultTooLarge: recorded, never sent again
+        record_delivery(record, deps, TOO_LARGE, via, RESULT_TOO_LARGE, committed)
+        return "too-large"
     if via == "inline":
         # The common case stays cheap: one conditional update, no event (docs/durability.md).
         deps.store.mark_delivered(record, rfc3339(deps.clock.now()))
@@ -102,12 +111,13 @@ def _handled_meanwhile(record: InterruptRecord, deps: DeliveryDependencies) -> D
     return None
 
 
-def send_ending(record: InterruptRecord, workflow: Workflow) -> None:
+def send_ending(record: InterruptRecord, workflow: Workflow) -> bool:
+    """False: the resume value was too large for the engine and the run was failed instead."""
     if record.status == "expired":
         cause = f"The interrupt's deadline ({record.deadline}) passed before it was resolved."
         workflow.send_failure(record.task_token, TIMED_OUT, cause)
-    else:
-        workflow.send_success(record.task_token, record.resume_value)
+        return True
+    return send_resume_value(workflow, record.task_token, record.resume_value)
 
 
 def record_delivery(

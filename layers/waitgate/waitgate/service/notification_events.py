@@ -26,10 +26,13 @@ def sent(notice: InterruptNotice, channel: str, attempt: int) -> EventEntry:
     return _entry("notification.sent", notice, channel, {"attempt": attempt})
 
 
-def failed(notice: InterruptNotice, channel: str, attempt: int, reason: str, parked: bool) -> EventEntry:
-    return _entry(
-        "notification.failed", notice, channel, {"attempt": attempt, "reason": reason, "parked": parked}
-    )
+def failed(
+    notice: InterruptNotice, channel: str, attempt: int, reason: str, parked: bool, permanent: bool = False
+) -> EventEntry:
+    more: JSONObject = {"attempt": attempt, "reason": reason, "parked": parked}
+    if permanent:
+        more["permanent"] = True  # the channel refused it for good: not tried again
+    return _entry("notification.failed", notice, channel, more)
 
 
 def skipped(notice: InterruptNotice, channel: str | None, reason: str) -> EventEntry:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import logging
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
 from typing import Any, Literal
 
-from waitgate.clock import parse_rfc3339, rfc3339
+from waitgate.clock import rfc3339
 from waitgate.errors import (
     CapabilityNotSupportedError,
     ConcurrentUpdateError,
@@ -35,6 +34,8 @@ from waitgate.records import (
     RunView,
     check_node_id,
 )
+from waitgate.service import deadline_schedules
+from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.match_event import MatchDependencies, resolve_early
 from waitgate.service.notify import NotificationDependencies, announce, workflow_of
 from waitgate.service.rules import conversation, event_log, reentry
@@ -68,6 +69,7 @@ class RequestOutcome:
     interrupt_id: str | None = None
     record: InterruptRecord | None = None
     replay: ReentryKey | None = None  # the ended key whose answer a replay gives again
+    expire_now: bool = False  # its deadline was due before a schedule could fire for it
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,10 @@ def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: Requ
     if outcome.status == "requested" and outcome.record is not None:
         if _resolved_early(outcome.record, deps):
             return  # an event kept before the wait resolved it at once: nobody is notified
+        if outcome.expire_now:  # its deadline passed before a schedule could fire: nobody is asked
+            delivery = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
+            deadline_schedules.expire_now(outcome.record, delivery)
+            return
         workflow = workflow_of(request.execution_arn)
         announce(outcome.record, deps.notifications, deps.clock, workflow)  # a take-over notifies nobody
     elif outcome.replay is not None:
@@ -210,7 +216,7 @@ def _plan(
     if current and current.status == "pending" and current.key == payload["key"]:
         change = reentry.take_over(snapshot, current, request.task_token)
         return RequestOutcome("taken-over", current.interrupt_id, change.interrupt), change
-    record = _new_record(request, payload, kind, current, deps, policy)
+    record, expire_now = _new_record(request, payload, kind, current, deps, policy)
     entries = event_log.with_legacy("interrupt.requested", kind, payload, request.node_id)
     snapshot, events = event_log.append(snapshot, record.requested_at, entries)
     snapshot = replace(
@@ -230,7 +236,7 @@ def _plan(
         guarded=guards,
         reentry=reentry.pending_key(record),
     )
-    return RequestOutcome("requested", record.interrupt_id, record), change
+    return RequestOutcome("requested", record.interrupt_id, record, expire_now=expire_now), change
 
 
 def _new_record(
@@ -240,10 +246,10 @@ def _new_record(
     current: InterruptRecord | None,
     deps: RequestDependencies,
     policy: EscalationPolicy | None,
-) -> InterruptRecord:
+) -> tuple[InterruptRecord, bool]:
     """The interrupt to suspend on; its deadline and its escalation steps are scheduled before the
     commit, so no committed interrupt lacks them (a schedule whose interrupt never commits fires and
-    changes nothing)."""
+    changes nothing); True: its deadline is due already, with no schedule (deadline_schedules)."""
     now = deps.clock.now()
     record = InterruptRecord(
         run=request.run,
@@ -255,20 +261,12 @@ def _new_record(
         task_token=request.task_token,
         requested_at=rfc3339(now),
         version=current.version + 1 if current else 1,
-        deadline=_deadline(now, payload.get("timeoutMs")),
+        deadline=deadline_schedules.deadline_of(now, payload.get("timeoutMs")),
         escalation=to_json(policy) if policy is not None else None,
     )
-    if deps.deadlines is not None:
-        _schedule(record, policy, deps.deadlines)
-    return record
-
-
-def _schedule(record: InterruptRecord, policy: EscalationPolicy | None, deadlines: DeadlineScheduler) -> None:
-    if record.deadline is not None:
-        deadlines.schedule_expiry(record)
-    requested_at = parse_rfc3339(record.requested_at)
-    for step in policy.steps if policy is not None else ():
-        deadlines.schedule_step(record, step.index, step.due(requested_at))
+    if deps.deadlines is None:
+        return record, False
+    return record, deadline_schedules.schedule_all(record, policy, deps.deadlines, deps.clock)
 
 
 def _reenter(
@@ -290,12 +288,6 @@ def _reenter(
         raise ConcurrentUpdateError("The key's interrupt is ending.")
     change = reentry.take_over(holder.snapshot or snapshot, current, request.task_token)
     return RequestOutcome("taken-over", current.interrupt_id, change.interrupt), change
-
-
-def _deadline(now: Any, timeout_ms: Any) -> str | None:
-    if not isinstance(timeout_ms, int):
-        return None
-    return rfc3339(now + timedelta(milliseconds=timeout_ms))
 
 
 def request_from_task_event(event: Any, deps: RequestDependencies) -> RequestOutcome:

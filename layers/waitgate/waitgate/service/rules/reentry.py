@@ -17,6 +17,7 @@ from waitgate.records import InterruptRecord, ReentryKey, RunChange, RunSnapshot
 from waitgate.service.deliver_resolution import TIMED_OUT
 from waitgate.service.rules import event_log
 from waitgate.service.rules.event_log import EventEntry
+from waitgate.service.rules.resume_delivery import send_resume_value
 
 CANCELLED = "InterruptCancelled"
 SUPERSEDED = "InterruptSuperseded"
@@ -51,7 +52,7 @@ def replay_change(snapshot: RunSnapshot, entry: ReentryKey, node_id: str, clock:
 def answer_replay(entry: ReentryKey, task_token: str, workflow: Workflow) -> None:
     """The ended key's answer, again: its resumeValue, or the failure it ended with."""
     if entry.status == "resolved":
-        workflow.send_success(task_token, entry.resume_value)
+        send_resume_value(workflow, task_token, entry.resume_value)
     elif entry.status == "expired":
         workflow.send_failure(task_token, TIMED_OUT, f"The interrupt with key {entry.key!r} expired.")
     else:

@@ -1,0 +1,26 @@
+"""Answering a suspended run with its resume value, or failing it by name when its engine cannot take it.
+
+The size budgets (waitgate.size_limits) keep every accepted answer inside both engines' limits; a
+value that still does not fit (kept by an older version, written by hand) must not leave the run
+waiting for ever with the outbox retrying: the engine's adapter refuses it before sending
+(ResultTooLargeError) and the run fails with `InterruptResultTooLarge`, which the workflow can Catch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from waitgate.errors import ResultTooLargeError
+from waitgate.ports import Workflow
+
+RESULT_TOO_LARGE = "InterruptResultTooLarge"
+
+
+def send_resume_value(workflow: Workflow, task_token: str, value: Any) -> bool:
+    """True: the engine took the value; False: it could not, and the run was failed instead."""
+    try:
+        workflow.send_success(task_token, value)
+    except ResultTooLargeError as too_large:
+        workflow.send_failure(task_token, RESULT_TOO_LARGE, too_large.detail)
+        return False
+    return True
