@@ -19,12 +19,14 @@ from waitgate.identity import Caller
 from waitgate.inbox_records import InboxFilter
 from waitgate.payloads.kinds import INTERRUPT_KINDS
 from waitgate.ports import Clock, Directory, Inbox
+from waitgate.query_integers import IntegerParameter
 from waitgate.records import RunRef
 from waitgate.service.rules import inbox_items
 from waitgate.service.rules.approver_config import ApprovalConfig, NoDirectory
 
 DEFAULT_LIMIT: Final = 50
 MAX_LIMIT: Final = 100
+LIMIT: Final = IntegerParameter("limit", minimum=1, maximum=MAX_LIMIT, default=DEFAULT_LIMIT)
 READ_SCOPES: Final = ("approvals:respond", "runs:read")  # either lists what the caller may act on
 ANY_SCOPE: Final = "runs:read"  # eligible=any: every pending interrupt of the tenant
 MAX_CURSOR: Final = 2048
@@ -82,7 +84,7 @@ class InboxQuery:
             eligible="any" if eligible == "any" else "me",
             kind=kind,
             run_id=run_id,
-            limit=_limit(parameters.get("limit")),
+            limit=LIMIT.parse(parameters.get("limit")),
             cursor=cursor,
         )
         query.check_scopes(caller)
@@ -122,10 +124,3 @@ def _body(items: list[dict[str, Any]], following: str | None) -> dict[str, Any]:
         body["next"] = following
     return body
 
-
-def _limit(text: str | None) -> int:
-    if text is None or text == "":
-        return DEFAULT_LIMIT
-    if not text.isascii() or not text.isdigit() or len(text) > 6 or not 1 <= int(text) <= MAX_LIMIT:
-        raise ValidationFailedError(f"limit must be a whole number 1..{MAX_LIMIT}.", path="limit")
-    return int(text)

@@ -10,9 +10,7 @@ from waitgate.http.openapi.components import component_schemas, ref
 from waitgate.http.openapi.operations import FORM, PROBLEM, Operation, Reply
 from waitgate.http.openapi.registry import OPERATIONS
 from waitgate.payloads.kinds import INTERRUPT_KINDS
-from waitgate.service.list_interrupts import DEFAULT_LIMIT as INBOX_DEFAULT
-from waitgate.service.list_interrupts import MAX_LIMIT as INBOX_MAX_LIMIT
-from waitgate.service.read_runs import MAX_PAGE
+from waitgate.service import list_interrupts, read_runs, read_webhook_events
 
 TITLE: Final = "waitgate"
 API_VERSION: Final = "2.1.0"
@@ -44,10 +42,10 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
     },
     "after": {
         "in": "query",
-        "schema": {"type": "integer", "minimum": 0, "default": 0},
+        "schema": read_runs.AFTER.schema(),
         "description": "Events with a greater seq (the previous page's `next`).",
     },
-    "limit": {"in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}},
+    "limit": {"in": "query", "schema": read_runs.LIMIT.schema()},
     "status": {
         "in": "query",
         "schema": {"type": "string", "enum": ["pending", "resolved"], "default": "pending"},
@@ -74,7 +72,7 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
     "pageLimit": {
         "name": "limit",
         "in": "query",
-        "schema": {"type": "integer", "minimum": 1, "maximum": INBOX_MAX_LIMIT, "default": INBOX_DEFAULT},
+        "schema": list_interrupts.LIMIT.schema(),
     },
     "cursor": {
         "in": "query",
@@ -91,6 +89,12 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
         "in": "query",
         "schema": {"type": "string", "minLength": 1},
         "description": "The webhook source whose kept events to list.",
+    },
+    "eventsLimit": {
+        "name": "limit",
+        "in": "query",
+        "schema": read_webhook_events.LIMIT.schema(),
+        "description": "At most this many events.",
     },
     "eventStatus": {
         "name": "status",

@@ -314,7 +314,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             *refusals(e.ValidationFailedError, *GATEWAY, e.ForbiddenError, *AWS),
         ),
         scope="runs:read",
-        query=("eventSource", "eventStatus", "limit"),
+        query=("eventSource", "eventStatus", "eventsLimit"),
         required_query=("eventSource",),
         tags=("webhooks",),
     ),
