@@ -123,4 +123,3 @@ def _body(items: list[dict[str, Any]], following: str | None) -> dict[str, Any]:
     if following is not None:
         body["next"] = following
     return body
-

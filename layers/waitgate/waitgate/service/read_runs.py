@@ -66,4 +66,3 @@ def list_events(query: EventsQuery, store: InterruptStore) -> dict[str, Any]:
     if page.next is not None:
         body["next"] = page.next
     return body
-
