@@ -261,8 +261,7 @@ def test_a_person_whose_sub_is_a_webhooks_principal_reads_none_of_its_decisions(
 
 @pytest.mark.parametrize("limit", ["abc", "1e3", "+5", "²", "①", "0", "101", "5" * 5000])
 def test_a_limit_that_is_not_an_advertised_integer_is_400(local_stack: LocalStackHandle, limit: str) -> None:
-    answer = local_stack.http.get(
-        f"/webhooks/events?source=demo-standard&limit={quote(limit)}", token=token_for(local_stack, "ops", "runs:read")
-    )
+    ops = token_for(local_stack, "ops", "runs:read")
+    answer = local_stack.http.get(f"/webhooks/events?source=demo-standard&limit={quote(limit)}", token=ops)
     assert (answer.status, answer.json()["code"], answer.json()["path"]) == (400, "validation_error", "limit")
     assert answer.headers["content-type"] == "application/problem+json"

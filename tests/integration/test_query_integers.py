@@ -56,7 +56,9 @@ def answer(operation: str, name: str, value: str) -> tuple[int, dict[str, Any]]:
     return response["statusCode"], json.loads(response["body"])
 
 
-@pytest.mark.parametrize(("operation", "name", "schema"), PARAMETERS, ids=[f"{o}-{n}" for o, n, _ in PARAMETERS])
+@pytest.mark.parametrize(
+    ("operation", "name", "schema"), PARAMETERS, ids=[f"{op}-{name}" for op, name, _ in PARAMETERS]
+)
 def test_the_code_accepts_exactly_the_documents_integers(
     environment: None, operation: str, name: str, schema: dict[str, Any]
 ) -> None:
@@ -70,4 +72,5 @@ def test_the_code_accepts_exactly_the_documents_integers(
     outside = [str(high + 1), *([str(low - 1)] if low > 0 else [])]
     for value in outside + NOT_INTEGERS:
         status, body = answer(operation, name, value)
-        assert (status, body.get("code"), body.get("path")) == (400, "validation_error", name), (value[:20], body)
+        refusal = (status, body.get("code"), body.get("path"))
+        assert refusal == (400, "validation_error", name), (value[:20], body)

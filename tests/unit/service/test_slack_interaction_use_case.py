@@ -4,25 +4,37 @@ delivers the click; whoever did not simply decide is told why."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import time
 from dataclasses import replace
 from datetime import UTC, datetime
+from urllib.parse import quote
 
 import pytest
 
-from tests.fakes.channels import MemoryContacts, MemoryReplayGuard, MemoryWorkspaces, RecordingSlackMessages
+from tests.fakes.channels import (
+    MemoryContacts,
+    MemoryReplayGuard,
+    MemorySentMessages,
+    MemoryWorkspaces,
+    RecordingSlackMessages,
+)
 from tests.support.slack_requests import button, click_body, signed_headers
 from tests.unit.channels.facts import notice
 from tests.unit.service.world import APPROVAL, RUN, World, with_data
 from waitgate.adapters.slack_signature import SlackSignatureCheck
 from waitgate.channels.message_facts import facts_of
-from waitgate.channels.sent_messages import SlackWorkspace
+from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
 from waitgate.channels.slack_blocks import message_blocks
 from waitgate.errors import UnauthorizedError
+from waitgate.records import RunRef
 from waitgate.service.slack_interaction import SlackDependencies, SlackRequest, answer_interaction
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 TEAM = "T0TEAM"
+SHARED, TS = "C0RELEASES", "1764496000.000100"  # the tenant's channel, and the message's ts in it
 
 
 class SlackWorld(World):
@@ -33,6 +45,21 @@ class SlackWorld(World):
         self.messages = RecordingSlackMessages()
         self.replays = MemoryReplayGuard()
         self.workspace = SlackWorkspace("default", bot_token="xoxb-1", signing_secret=SECRET, team_id=TEAM)
+        self.sent = MemorySentMessages()
+
+    def posted(self, channel: str = SHARED, ts: str = TS, **changes: object) -> None:
+        """The message waitgate posted for the interrupt (to alice, in the shared channel by default)."""
+        record = self.interrupt()
+        message = SentMessage(
+            "slack",
+            "alice",
+            ts,
+            channel,
+            notice_id=f"{channel}:{ts}",
+            kind=record.kind,
+            buttons=("accept", "reject"),
+        )
+        self.sent.record(record.run, record.node_id, record.interrupt_id, replace(message, **changes))  # type: ignore[arg-type]
 
     def slack(self) -> SlackDependencies:
         return SlackDependencies(
@@ -42,6 +69,7 @@ class SlackWorld(World):
             signatures=SlackSignatureCheck(self.clock),
             replays=self.replays,
             messages=self.messages,
+            sent=self.sent,
         )
 
     def click(
@@ -49,17 +77,26 @@ class SlackWorld(World):
     ) -> SlackRequest:
         shown = replace(self.interrupt(), status="pending")  # the message as it was posted
         facts = facts_of(shown, notice(run=RUN, node_id="Gate", interrupt_id=shown.interrupt_id))
+        pressed = button(message_blocks(facts), f"waitgate:{action}")
+        if "value" in signing:
+            pressed["value"] = signing.pop("value")
         body = click_body(
-            button(message_blocks(facts), f"waitgate:{action}"),
+            pressed,
             user,
-            "D0CHAN",
-            "1.000001",
-            signing.pop("team", TEAM),
+            str(signing.pop("channel", SHARED)),
+            str(signing.pop("ts", TS)),
+            signing.pop("team", TEAM),  # type: ignore[arg-type]
             action_ts,
-        )  # type: ignore[arg-type]
+        )
+        return self.signed(body.encode(), **signing)
+
+    def signed(self, body: bytes, **signing: object) -> SlackRequest:
         secret = str(signing.pop("secret", SECRET))
         stamp = int(self.clock.now().timestamp()) - int(signing.pop("age", 0))  # type: ignore[call-overload]
-        return SlackRequest.of(body, signed_headers(body, secret, stamp))
+        digest = signed_headers(body.decode("utf-8", "replace"), secret, stamp)
+        if body != body.decode("utf-8", "replace").encode():  # sign the very bytes, as Slack would
+            digest["X-Slack-Signature"] = "v0=" + _v0(secret, stamp, body)
+        return SlackRequest.of(body, digest)
 
 
 @pytest.fixture
@@ -69,7 +106,12 @@ def world() -> SlackWorld:
     world.contacts.set("ben", slack_user="U0BEN")
     world.contacts.set("carol", slack_user="U0CAROL")
     world.request(with_data(APPROVAL, approversList=["alice", "carol"]))
+    world.posted()
     return world
+
+
+def _v0(secret: str, stamp: int, body: bytes) -> str:
+    return hmac.new(secret.encode(), f"v0:{stamp}:".encode() + body, hashlib.sha256).hexdigest()
 
 
 def test_accept_resolves_as_the_members_principal_and_needs_no_reply(world: SlackWorld) -> None:
@@ -114,7 +156,7 @@ def test_slacks_retry_of_a_click_is_the_same_request(world: SlackWorld) -> None:
 def test_a_member_who_may_not_approve_is_told_and_nothing_is_resolved(world: SlackWorld) -> None:
     reply = answer_interaction(world.click("accept", "U0BEN"), world.slack())
     assert reply is not None and "not among the approvers" in reply
-    assert world.messages.told == [("D0CHAN", "U0BEN", reply)]
+    assert world.messages.told == [(SHARED, "U0BEN", reply)]
     assert world.interrupt().status == "pending"
 
 
@@ -139,6 +181,7 @@ def test_a_click_after_the_deadline_is_told_it_is_no_longer_open() -> None:
     world = SlackWorld()
     world.contacts.set("alice", slack_user="U0ALICE")
     world.request(with_data(APPROVAL, approversList=["alice"]) | {"timeoutMs": 60_000})
+    world.posted()
     world.clock.advance(minutes=2)
     reply = answer_interaction(world.click("accept", "U0ALICE"), world.slack())
     assert reply is not None and "no longer open" in reply
@@ -147,4 +190,164 @@ def test_a_click_after_the_deadline_is_told_it_is_no_longer_open() -> None:
 
 def test_the_page_button_decides_nothing(world: SlackWorld) -> None:
     assert answer_interaction(world.click("open-page", "U0ALICE"), world.slack()) is None
+    assert world.interrupt().status == "pending"
+
+
+# --- what a click must match to count (#26.1) -----------------------------------------------------
+PAYMENT = {
+    "kind": "external-event",
+    "key": "payment",
+    "data": {"eventType": "payment.succeeded", "correlation": {"orderId": "o-1"}},
+}
+PAY_RUN = RunRef("default", "checkout-1")
+
+
+def payment_value(world: SlackWorld) -> str:
+    record = world.interrupt(node="Pay", run=PAY_RUN)
+    return json.dumps({"t": "default", "r": PAY_RUN.run_id, "n": "Pay", "i": record.interrupt_id})
+
+
+def test_a_click_naming_a_wait_slack_never_offered_buttons_for_resolves_nothing(world: SlackWorld) -> None:
+    # Given a payment wait of the same tenant, never posted to Slack
+    world.request(PAYMENT, node="Pay", run=PAY_RUN, token="task-pay")
+    # When a signed click on our message carries a value naming the payment wait
+    reply = answer_interaction(world.click("accept", "U0ALICE", value=payment_value(world)), world.slack())
+    # Then it is acknowledged, the payment wait still waits, and the workflow was told nothing
+    assert reply is not None and "not on a message waitgate sent" in reply
+    assert world.interrupt(node="Pay", run=PAY_RUN).status == "pending"
+    assert world.interrupt().status == "pending" and not world.workflow.successes
+
+
+def test_a_message_posted_for_a_kind_without_buttons_offers_no_decision(world: SlackWorld) -> None:
+    # Given the payment wait's message (had one been sent: no buttons) in the very conversation and ts
+    world.request(PAYMENT, node="Pay", run=PAY_RUN, token="task-pay")
+    record = world.interrupt(node="Pay", run=PAY_RUN)
+    sent = SentMessage("slack", "alice", TS, SHARED, kind="external-event", buttons=())
+    world.sent.record(PAY_RUN, "Pay", record.interrupt_id, sent)
+    reply = answer_interaction(world.click("accept", "U0ALICE", value=payment_value(world)), world.slack())
+    assert reply is not None and "does not decide anything" in reply
+    assert world.interrupt(node="Pay", run=PAY_RUN).status == "pending"
+
+
+@pytest.mark.parametrize(
+    "where", [{"channel": "C0ELSEWHERE"}, {"ts": "1764496000.000999"}, {"channel": ""}, {"ts": "x"}]
+)
+def test_a_click_on_another_conversation_or_message_than_ours_resolves_nothing(
+    world: SlackWorld, where: dict[str, str]
+) -> None:
+    reply = answer_interaction(world.click("accept", "U0ALICE", **where), world.slack())
+    assert world.interrupt().status == "pending"
+    assert reply is None or "not on a message waitgate sent" in reply
+
+
+def test_an_action_the_message_did_not_offer_resolves_nothing() -> None:
+    world = SlackWorld()
+    world.contacts.set("alice", slack_user="U0ALICE")
+    world.request(with_data(APPROVAL, approversList=["alice"]))
+    world.posted(buttons=("accept",))  # its message offered Accept alone
+    reply = answer_interaction(world.click("reject", "U0ALICE"), world.slack())
+    assert reply is not None and "does not decide anything" in reply
+    assert world.interrupt().status == "pending"
+
+
+def test_in_a_dm_only_its_recipient_decides_and_in_a_channel_any_eligible_approver(world: SlackWorld) -> None:
+    # Given alice's DM of the interrupt, and carol, an approver too
+    world.posted(channel="D0ALICE", ts="1764496000.000200")
+    told = answer_interaction(
+        world.click("accept", "U0CAROL", channel="D0ALICE", ts="1764496000.000200"), world.slack()
+    )
+    assert told is not None and "sent to someone else" in told
+    assert world.interrupt().status == "pending"
+    # When carol clicks the message in the shared channel / Then her decision counts
+    assert answer_interaction(world.click("accept", "U0CAROL", "1764496921.000001"), world.slack()) is None
+    assert world.interrupt().resume_value["decidedBy"] == "carol"  # type: ignore[index]
+
+
+def test_a_message_recorded_before_its_buttons_were_kept_offers_what_its_approval_did(
+    world: SlackWorld,
+) -> None:
+    world.posted(channel="D0ALICE", ts="1764496000.000300", buttons=None)
+    reply = answer_interaction(
+        world.click("accept", "U0ALICE", channel="D0ALICE", ts="1764496000.000300"), world.slack()
+    )
+    assert reply is None and world.interrupt().status == "resolved"
+
+
+def test_a_slack_member_mapped_to_one_of_waitgates_own_principals_is_not_linked(world: SlackWorld) -> None:
+    world.contacts.set("webhook:stripe", slack_user="U0HOOK")
+    reply = answer_interaction(world.click("accept", "U0HOOK"), world.slack())
+    assert reply is not None and "not linked" in reply
+    assert world.interrupt().status == "pending"
+
+
+# --- the signature first, the body after and bounded (#26.2) ---------------------------------------
+HOSTILE_BODIES = [
+    b"payload=" + b"[" * 2000 + b"]" * 2000,
+    b"payload=" + quote("[" * 5000 + "]" * 5000).encode(),
+    b"payload=%FF%FE",
+    b"\xff\xfe\x00payload",
+    b"payload=" + quote('{"a":' * 3000 + "1" + "}" * 3000).encode(),
+    b"&".join(b"f%d=1" % n for n in range(50)),
+    b"payload=" + quote('{"type": "block_actions", "type": "block_actions"}').encode(),
+    b"x" * (1024 * 1024 + 1),
+]
+
+
+@pytest.mark.parametrize("body", HOSTILE_BODIES, ids=range(len(HOSTILE_BODIES)))
+def test_a_hostile_body_unsigned_is_401_and_signed_is_no_click(world: SlackWorld, body: bytes) -> None:
+    with pytest.raises(UnauthorizedError):
+        answer_interaction(SlackRequest.of(body, {}), world.slack())
+    with pytest.raises(UnauthorizedError):
+        answer_interaction(world.signed(body, secret="another-secret"), world.slack())
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:  # not what Slack ever signs: no signature over it holds
+        with pytest.raises(UnauthorizedError):
+            answer_interaction(world.signed(body), world.slack())
+    else:
+        assert answer_interaction(world.signed(body), world.slack()) is None
+    assert world.interrupt().status == "pending" and not world.messages.told
+
+
+@pytest.mark.parametrize("tenant", ["acme", "", "a" * 65, "bad tenant!", "../default", "ü"])
+def test_a_tenant_without_a_slack_app_or_no_tenant_at_all_is_401(world: SlackWorld, tenant: str) -> None:
+    request = world.click("accept", "U0ALICE")
+    with pytest.raises(UnauthorizedError):
+        answer_interaction(replace(request, tenant=tenant), world.slack())
+    assert world.interrupt().status == "pending"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"X-Slack-Request-Timestamp": "²³", "X-Slack-Signature": "v0=00"},
+        {"X-Slack-Request-Timestamp": "9" * 5000, "X-Slack-Signature": "v0=00"},
+        {"X-Slack-Request-Timestamp": "1764496920", "X-Slack-Signature": "v0=é"},
+        {"X-Slack-Request-Timestamp": "-1", "X-Slack-Signature": "v0=" + "0" * 5000},
+    ],
+)
+def test_hostile_signature_headers_are_401(world: SlackWorld, headers: dict[str, str]) -> None:
+    with pytest.raises(UnauthorizedError):
+        answer_interaction(SlackRequest.of(b"payload=%7B%7D", headers), world.slack())
+
+
+def test_a_button_of_another_tenant_on_this_tenants_app_is_no_click(world: SlackWorld) -> None:
+    value = json.dumps({"t": "acme", "r": RUN.run_id, "n": "Gate", "i": world.interrupt().interrupt_id})
+    assert answer_interaction(world.click("accept", "U0ALICE", value=value), world.slack()) is None
+    assert world.interrupt().status == "pending"
+
+
+# --- Slack's values (#26.3) ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "action_ts", ["nan", "inf", "-inf", "1e20", "abc", " ", "99999999999999.1", "-1.5", "1764496920.", "١٧٦٤"]
+)
+def test_an_action_ts_that_is_no_time_is_refused_cleanly(world: SlackWorld, action_ts: str) -> None:
+    assert answer_interaction(world.click("accept", "U0ALICE", action_ts), world.slack()) is None
+    assert world.interrupt().status == "pending"
+
+
+@pytest.mark.parametrize("node", ["N" * 81, "", "N" * 5000])
+def test_a_node_id_no_node_can_have_is_no_click_not_a_404(world: SlackWorld, node: str) -> None:
+    value = json.dumps({"t": "default", "r": RUN.run_id, "n": node, "i": world.interrupt().interrupt_id})
+    assert answer_interaction(world.click("accept", "U0ALICE", value=value), world.slack()) is None
     assert world.interrupt().status == "pending"

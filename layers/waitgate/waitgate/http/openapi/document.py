@@ -90,6 +90,12 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
         "schema": {"type": "string", "minLength": 1},
         "description": "The webhook source whose kept events to list.",
     },
+    "slackTenant": {
+        "name": "tenant",
+        "in": "query",
+        "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,64}$", "default": "default"},
+        "description": "Whose Slack app signed the request: part of the Request URL you give that app.",
+    },
     "eventsLimit": {
         "name": "limit",
         "in": "query",
