@@ -77,7 +77,8 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
     "cursor": {
         "in": "query",
         "schema": {"type": "string", "minLength": 1, "maxLength": 2048, "pattern": "^[A-Za-z0-9_-]+$"},
-        "description": "The previous answer's `next`.",
+        "description": "The previous answer's `next`, for the same caller and filter (it is MACed: any "
+        "other is 400 validation_error).",
     },
     "source": {
         "in": "path",
