@@ -12,7 +12,7 @@ from tests.support.slack_requests import button, click_body
 from tests.unit.channels.facts import pending
 from waitgate.channels.sent_messages import SentMessage
 from waitgate.channels.slack_blocks import message_blocks
-from waitgate.channels.slack_clicks import NotAClickError, offered_on, parse_click, reaches
+from waitgate.channels.slack_clicks import NotAClickError, offered_on, parse_click
 
 BLOCKS = message_blocks(pending())
 
@@ -97,11 +97,6 @@ def test_a_click_counts_only_on_the_message_of_its_conversation_and_ts() -> None
     assert offered_on(parse_click(_click("C0SHARED", "1700000000.000200")), MESSAGES) == MESSAGES[2]
     for channel, ts in [("D0ALICE", "1700000000.000200"), ("C0OTHER", "1700000000.000100"), ("", "")]:
         assert offered_on(parse_click(_click(channel, ts)), MESSAGES) is None
-
-
-def test_a_dm_reaches_its_recipient_and_a_shared_channel_everyone_in_it() -> None:
-    assert reaches(MESSAGES[1], "alice") and not reaches(MESSAGES[1], "carol")
-    assert reaches(MESSAGES[2], "carol")
 
 
 @pytest.mark.parametrize("action_ts", ["nan", "inf", "1e20", "abc", "1.5e3", "+1.5", "1764496920.1234567890"])

@@ -250,16 +250,15 @@ def test_an_action_the_message_did_not_offer_resolves_nothing() -> None:
     assert world.interrupt().status == "pending"
 
 
-def test_in_a_dm_only_its_recipient_decides_and_in_a_channel_any_eligible_approver(world: SlackWorld) -> None:
-    # Given alice's DM of the interrupt, and carol, an approver too
+def test_the_recipient_or_an_eligible_approver_decides_and_nobody_else(world: SlackWorld) -> None:
+    # Given alice's DM of the interrupt; ben is linked but no approver, carol is an approver
     world.posted(channel="D0ALICE", ts="1764496000.000200")
-    told = answer_interaction(
-        world.click("accept", "U0CAROL", channel="D0ALICE", ts="1764496000.000200"), world.slack()
-    )
-    assert told is not None and "sent to someone else" in told
+    on_alices = {"channel": "D0ALICE", "ts": "1764496000.000200"}
+    told = answer_interaction(world.click("accept", "U0BEN", **on_alices), world.slack())
+    assert told is not None and "not among the approvers" in told
     assert world.interrupt().status == "pending"
-    # When carol clicks the message in the shared channel / Then her decision counts
-    assert answer_interaction(world.click("accept", "U0CAROL", "1764496921.000001"), world.slack()) is None
+    # When carol clicks it / Then her decision counts: she is an approver of it
+    assert answer_interaction(world.click("accept", "U0CAROL", **on_alices), world.slack()) is None
     assert world.interrupt().resume_value["decidedBy"] == "carol"  # type: ignore[index]
 
 

@@ -8,8 +8,8 @@ else is no click. The decision takes its `decidedAt` from Slack's `action_ts`, w
 (`1764496920.000100`: seconds and a fraction), so a retried delivery of the same click is the same
 request. A click counts only on a message waitgate posted for the interrupt its button names — the
 sent-messages record of that conversation and `ts` — with an action that message offered
-(`offered_on`), by the member it reached or, in a shared channel, anyone the resolve finds eligible
-(`reaches`).
+(`offered_on`); who may click it is the resolve's to say (the member it reached, or any eligible
+approver: buttons are an approval's alone, and its eligibility fails closed).
 """
 
 from __future__ import annotations
@@ -102,12 +102,6 @@ def offered_on(click: SlackClick, messages: Iterable[SentMessage]) -> SentMessag
         ):
             return message
     return None
-
-
-def reaches(message: SentMessage, principal: str) -> bool:
-    """Whether a click by `principal` on `message` may count: its recipient's own, or anyone's in a
-    shared channel (where the resolve then holds them to the interrupt's approvers)."""
-    return principal == message.recipient or not message.slack_channel.startswith("D")
 
 
 def _payload_of(body: bytes) -> dict[str, Any]:

@@ -23,7 +23,6 @@ VOTE_RECORDED = (
 OTHER_WORKSPACE = "This button belongs to another Slack workspace's request; nothing was recorded."
 NOT_OUR_MESSAGE = "This button is not on a message waitgate sent for this request; nothing was recorded."
 NOTHING_TO_DECIDE = "This button does not decide anything; nothing was recorded."
-NOT_YOURS = "This message was sent to someone else; only they can answer it here. Nothing was recorded."
 _BY_CODE = {
     "already_voted": "You have already voted on this request; your first vote stands.",
     "interrupt_already_resolved": "This request was already decided; your click changed nothing.",

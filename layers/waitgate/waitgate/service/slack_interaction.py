@@ -5,11 +5,12 @@ secret checks Slack's v0 signature over the raw bytes (5 minutes, constant time)
 before is a replay; any of these failing is 401 and nothing changes, and nothing of the body was
 read. Then the body, read bounded (`channels.slack_clicks`), and the click: the workspace must be the
 tenant's; the click must be on a message waitgate posted for the interrupt its button names (the
-sent-messages record of that conversation and `ts`), with an action that message offered, by the
-member it reached or, in a shared channel, a member the resolve finds eligible; the Slack member must
-be a principal of the tenant (the directory's contact points). The decision goes through
-`resolve_answer` like any other — eligibility, quorum, exactly once — keyed by the click itself
-(Slack's `action_ts`), so a delivery Slack retries is the same request and resolves nothing twice.
+sent-messages record of that conversation and `ts`), with an action that message offered; the Slack
+member must be a principal of the tenant (the directory's contact points) and, as the resolve checks,
+the member the message reached or an eligible approver (buttons are an approval's alone). The
+decision goes through `resolve_answer` like any other — eligibility, quorum, exactly once — keyed by
+the click itself (Slack's `action_ts`), so a delivery Slack retries is the same request and resolves
+nothing twice.
 Slack is answered 200 at once whatever the click was; whoever clicked and did not simply decide is
 told why, in a message only they see.
 """
@@ -26,7 +27,7 @@ from datetime import timedelta
 from waitgate.channels import slack_replies
 from waitgate.channels.message_facts import BUTTON_ACTIONS
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
-from waitgate.channels.slack_clicks import NotAClickError, SlackClick, offered_on, parse_click, reaches
+from waitgate.channels.slack_clicks import NotAClickError, SlackClick, offered_on, parse_click
 from waitgate.errors import DeliveryFailedError, UnauthorizedError, WaitgateError
 from waitgate.identity import Caller, is_own_principal
 from waitgate.ports import (
@@ -127,8 +128,6 @@ def _reply(click: SlackClick, workspace: SlackWorkspace, deps: SlackDependencies
     principal = deps.contacts.principal_of_slack_user(workspace.tenant_id, click.user_id)
     if principal is None or is_own_principal(principal):
         return slack_replies.NOT_LINKED
-    if not reaches(message, principal):
-        return slack_replies.NOT_YOURS
     caller = Caller(principal=principal, tenant_id=workspace.tenant_id, via="slack")
     command = ResolveCommand(
         run=click.run,
