@@ -221,3 +221,13 @@ def test_a_tenants_slack_app_comes_from_its_secret(aws: None) -> None:
     acme = workspaces.workspace("acme")
     assert acme is not None and (acme.bot_token, acme.signing_secret, acme.team_id) == ("xoxb-1", "s", "T1")
     assert "xoxb-1" not in repr(acme) and workspaces.workspace("other") is None
+
+
+def test_made_up_tenants_do_not_grow_what_an_instance_keeps(aws: None) -> None:
+    from waitgate.adapters.secrets_slack_workspaces import MAX_KEPT
+
+    secrets = boto3.client("secretsmanager", region_name=REGION)
+    workspaces = SecretsSlackWorkspaces(lambda: secrets, "stack/slack/")
+    for n in range(MAX_KEPT + 20):  # a request URL may name any tenant
+        assert workspaces.workspace(f"nobody-{n}") is None
+    assert len(workspaces._kept) == MAX_KEPT
