@@ -67,9 +67,14 @@ def _seed(table: str, records: list[Any]) -> None:
 
 def _environment(table: str) -> None:
     from tests.integration.conftest import create_table_from_template
+    from tests.support.links import generated_secret
 
     create_table_from_template(boto3.client("dynamodb", region_name=REGION), "InterruptsTable", table)
     os.environ["TABLE_NAME"] = table
+    secrets = boto3.client("secretsmanager", region_name=REGION)  # the keyring the page cursors need
+    os.environ["TOKEN_SECRET_ARN"] = secrets.create_secret(
+        Name=f"{table}-token", SecretString=generated_secret()
+    )["ARN"]
     from waitgate import composition
 
     composition.forget_instances()
@@ -120,7 +125,7 @@ def run() -> list[Row]:
         AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_DEFAULT_REGION=REGION,
         POWERTOOLS_SERVICE_NAME="waitgate",
     )  # fmt: skip
-    for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE", "DIRECTORY_TABLE_NAME"):
+    for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE", "DIRECTORY_TABLE_NAME", "TOKEN_SECRET_ARN"):
         os.environ.pop(name, None)
     try:
         with mock_aws():

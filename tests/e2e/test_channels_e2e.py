@@ -6,6 +6,8 @@ suspension intact. Principals get fresh names, so no other test's inbox changes.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import time
 import uuid
@@ -265,3 +267,97 @@ def test_a_recipient_without_contact_points_is_a_skipped_notification(local_stac
     assert event["payload"]["recipient"] == nobody and "no contact point" in event["payload"]["reason"]
     # And the SNS notice went out all the same
     assert delivered(local_stack, run_id, nobody, "sns")["link"]
+
+
+def _signed_raw(stack: LocalStackHandle, raw: bytes) -> dict[str, str]:
+    secret = stack.description["slack"]["signingSecret"]
+    stamp = str(int(time.time()))
+    digest = hmac.new(secret.encode(), f"v0:{stamp}:".encode() + raw, hashlib.sha256).hexdigest()
+    return {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Slack-Request-Timestamp": stamp,
+        "X-Slack-Signature": f"v0={digest}",
+    }
+
+
+def test_a_signed_click_naming_a_payment_wait_resolves_nothing(local_stack: LocalStackHandle) -> None:
+    # Given alice's Slack message of an approval, and a payment wait of the same tenant
+    people = People(local_stack, "alice")
+    run_id, _ = start(local_stack, approval([people["alice"]]))
+    message = delivered(local_stack, run_id, people["alice"], "slack")["message"]
+    payment_run, _ = start(
+        local_stack,
+        {
+            "kind": "external-event",
+            "key": "pay",
+            "data": {"eventType": "payment.settled", "correlation": "o-9"},
+        },
+    )
+    payment = wait_for(lambda: _node(local_stack, payment_run))
+    # When a signed click on alice's message carries a value naming the payment wait
+    pressed = button(message["blocks"], "waitgate:accept")
+    value = {"t": "default", "r": payment_run, "n": "Interrupt", "i": payment["interruptId"]["S"]}
+    pressed["value"] = json.dumps(value)
+    body = click_body(pressed, people.slack["alice"], message["channel"], message["ts"], TEAM)
+    status, answer = post_interaction(local_stack, body, signed_headers(body, _secret(local_stack)))
+    # Then Slack gets 200 and the payment still waits, as does the approval
+    assert (status, answer) == (200, b"")
+    assert interrupt_status(local_stack, payment_run) == "pending"
+    assert interrupt_status(local_stack, run_id) == "pending"
+
+
+def test_hostile_bytes_before_the_signature_are_401_and_signed_odd_values_are_200(
+    local_stack: LocalStackHandle,
+) -> None:
+    people = People(local_stack, "alice")
+    run_id, _ = start(local_stack, approval([people["alice"]]))
+    message = delivered(local_stack, run_id, people["alice"], "slack")["message"]
+    # Given 2,000 nested arrays and a body that is not UTF-8, from anyone / Then 401, never a 500
+    for raw in (b"payload=" + b"[" * 2000 + b"]" * 2000, b"payload=\xff\xfe\xfd"):
+        answer = local_stack.http.request(
+            "POST",
+            "/channels/slack/interactions",
+            data=raw,
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        assert (answer.status, answer.json()["code"]) == (401, "unauthorized"), answer.body
+        signed = local_stack.http.request(
+            "POST", "/channels/slack/interactions", data=raw, headers=_signed_raw(local_stack, raw)
+        )
+        assert signed.status in (200, 401), signed.body  # signed nested: no click; not UTF-8: never Slack's
+    # And Slack-signed clicks with an action_ts that is no time, or a node id no node has: 200, nothing
+    pressed = button(message["blocks"], "waitgate:accept")
+    long_node = dict(pressed, value=json.dumps({**json.loads(pressed["value"]), "n": "N" * 81}))
+    for action_ts, which in [
+        ("nan", pressed),
+        ("inf", pressed),
+        ("1e20", pressed),
+        ("abc", pressed),
+        (None, long_node),
+    ]:
+        body = click_body(which, people.slack["alice"], message["channel"], message["ts"], TEAM, action_ts)
+        status, answer = post_interaction(local_stack, body, signed_headers(body, _secret(local_stack)))
+        assert (status, answer) == (200, b""), (action_ts, answer)
+    assert interrupt_status(local_stack, run_id) == "pending"
+    # And the tenant named in the URL is the one whose secret checks: another has none, so 401
+    body = click_body(pressed, people.slack["alice"], message["channel"], message["ts"], TEAM)
+    answer = local_stack.http.request(
+        "POST",
+        "/channels/slack/interactions?tenant=acme",
+        data=body.encode(),
+        headers=signed_headers(body, _secret(local_stack)),
+    )
+    assert answer.status == 401
+
+
+def _secret(stack: LocalStackHandle) -> str:
+    return str(stack.description["slack"]["signingSecret"])
+
+
+def _node(stack: LocalStackHandle, run_id: str) -> dict[str, Any] | None:
+    item = stack.dynamodb.get_item(
+        TableName=stack.table_names["InterruptsTable"],
+        Key={"pk": {"S": f"RUN#default#{run_id}"}, "sk": {"S": "NODE#Interrupt"}},
+        ConsistentRead=True,
+    ).get("Item")
+    return dict(item) if item else None

@@ -128,6 +128,36 @@ def test_the_sdk_pages_through_the_inbox(local_stack: LocalStackHandle) -> None:
     assert {item["runId"] for page in pages for item in page.items} == started
 
 
+def _refused_cursor(stack: LocalStackHandle, sub: str, tenant: str, query: str) -> None:
+    answer = stack.http.get(f"/interrupts?{query}", token=stack.jwt(sub, SCOPES, tenant=tenant))
+    assert (answer.status, answer.json()["code"], answer.json().get("path")) == (
+        400,
+        "validation_error",
+        "cursor",
+    ), answer.body
+    assert answer.headers["content-type"] == "application/problem+json"
+
+
+def test_a_cursor_this_host_did_not_give_or_gave_someone_else_is_400(local_stack: LocalStackHandle) -> None:
+    # Given a page of frank's inbox with a next page
+    tenant = f"c{uuid.uuid4().hex[:8]}"
+    for n in range(3):
+        start(local_stack, tenant, approval(f"c{n}", approversList=["frank", "gina"]))
+    until(lambda: len(inbox(local_stack, "frank", tenant)["items"]) == 3, "frank's three")
+    given = inbox(local_stack, "frank", tenant, "status=pending&limit=1")["next"]
+    # When a forged cursor (the store's own layout, without this host's MAC) or an altered one is sent
+    position = json.dumps(["~#2026-01-01T00:00:00.000Z#0", "nothing", "Interrupt"]).encode()
+    forged = base64.urlsafe_b64encode(position).rstrip(b"=").decode()
+    altered = given[:-2] + ("AA" if not given.endswith("AA") else "BB")
+    for cursor in (forged, altered, "A" * 60):
+        _refused_cursor(local_stack, "frank", tenant, f"status=pending&limit=1&cursor={cursor}")
+    # Or frank's own cursor by gina, or with another filter: 400 too
+    _refused_cursor(local_stack, "gina", tenant, f"status=pending&limit=1&cursor={given}")
+    _refused_cursor(local_stack, "frank", tenant, f"status=pending&limit=1&kind=approval&cursor={given}")
+    # And frank's own still leads him on
+    assert inbox(local_stack, "frank", tenant, f"status=pending&limit=1&cursor={given}")["items"]
+
+
 def test_openapi_lists_the_inbox_operations(local_stack: LocalStackHandle) -> None:
     document = local_stack.http.get("/openapi.json").json()
     ids = {

@@ -9,6 +9,7 @@ import threading
 import time
 import uuid
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -236,3 +237,31 @@ def test_a_source_added_with_the_cli_signs_and_is_listed(local_stack: LocalStack
 
     assert wait_for(answered, timeout=90).json()["status"] == "matched"
     assert run.output()["payload"] == {"id": acme_order}
+
+
+def test_a_person_whose_sub_is_a_webhooks_principal_reads_none_of_its_decisions(
+    local_stack: LocalStackHandle,
+) -> None:
+    # Given a wait the demo-standard source resolved (it decides as `webhook:demo-standard`)
+    paid = order()
+    run = awaiting(local_stack, {"orderId": paid})
+    run.suspended_at("Interrupt")
+    answer = send(local_stack, "demo-standard", {"type": SETTLED, "data": {"orderId": paid}})
+    assert (answer.status, answer.json()["status"]) == (200, "matched"), answer.body
+    assert run.output() == {"type": SETTLED, "data": {"orderId": paid}}
+    # When a person whose JWT `sub` is that principal asks for what they decided
+    impostor = token_for(local_stack, "webhook:demo-standard", "approvals:respond runs:read")
+    for path in ("/interrupts?status=resolved&decidedBy=me", "/interrupts", f"/runs/{run.run_id}"):
+        refused = local_stack.http.get(path, token=impostor)
+        # Then 403 forbidden problem+json, and nothing of the webhook's decisions
+        assert (refused.status, refused.json()["code"]) == (403, "forbidden"), (path, refused.body)
+        assert refused.headers["content-type"] == "application/problem+json"
+        assert paid.encode() not in refused.body
+
+
+@pytest.mark.parametrize("limit", ["abc", "1e3", "+5", "²", "①", "0", "101", "5" * 5000])
+def test_a_limit_that_is_not_an_advertised_integer_is_400(local_stack: LocalStackHandle, limit: str) -> None:
+    ops = token_for(local_stack, "ops", "runs:read")
+    answer = local_stack.http.get(f"/webhooks/events?source=demo-standard&limit={quote(limit)}", token=ops)
+    assert (answer.status, answer.json()["code"], answer.json()["path"]) == (400, "validation_error", "limit")
+    assert answer.headers["content-type"] == "application/problem+json"

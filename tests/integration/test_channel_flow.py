@@ -183,8 +183,20 @@ def test_contact_points_and_the_slack_member_map(dynamodb: Any) -> None:
 def test_the_ledger_and_the_replay_guard(dynamodb: Any, table_name: str) -> None:
     run = RunRef("default", "run-1")
     ledger = DynamoDbSentMessages(dynamodb, table_name)
-    message = SentMessage("slack", "alice", "1.0001", "D0ALICE", "wf", "Ship?", notice_id="n1")
-    reminder = SentMessage("slack", "alice", "1.0002", "D0ALICE", "wf", "Ship?", notice_id="n2")
+    message = SentMessage(
+        "slack",
+        "alice",
+        "1.0001",
+        "D0ALICE",
+        "wf",
+        "Ship?",
+        "n1",
+        kind="approval",
+        buttons=("accept", "reject"),
+    )
+    reminder = SentMessage(
+        "slack", "alice", "1.0002", "D0ALICE", "wf", "Ship?", "n2", kind="custom", buttons=()
+    )
     assert ledger.find(run, "Gate", "I1", "slack", "alice", "n1") is None
     ledger.record(run, "Gate", "I1", message)
     ledger.record(run, "Gate", "I1", reminder)
@@ -192,6 +204,9 @@ def test_the_ledger_and_the_replay_guard(dynamodb: Any, table_name: str) -> None
     assert ledger.find(run, "Gate", "I1", "slack", "alice", "n1") == message
     assert ledger.of_interrupt(run, "Gate", "I1", "slack") == (message, reminder)
     assert ledger.of_interrupt(run, "Gate", "I2", "slack") == ()
+    # a message kept before its buttons were: they are unknown (None), not "none"
+    ledger.record(run, "Gate", "I3", SentMessage("slack", "ben", "1.0003", "D0BEN", notice_id="n3"))
+    assert ledger.of_interrupt(run, "Gate", "I3", "slack")[0].buttons is None
     guard = DynamoDbReplayGuard(dynamodb, table_name)
     assert guard.first_use("t:1:v0=ab", 2_000_000_000) and not guard.first_use("t:1:v0=ab", 2_000_000_000)
 
@@ -206,3 +221,13 @@ def test_a_tenants_slack_app_comes_from_its_secret(aws: None) -> None:
     acme = workspaces.workspace("acme")
     assert acme is not None and (acme.bot_token, acme.signing_secret, acme.team_id) == ("xoxb-1", "s", "T1")
     assert "xoxb-1" not in repr(acme) and workspaces.workspace("other") is None
+
+
+def test_made_up_tenants_do_not_grow_what_an_instance_keeps(aws: None) -> None:
+    from waitgate.adapters.secrets_slack_workspaces import MAX_KEPT
+
+    secrets = boto3.client("secretsmanager", region_name=REGION)
+    workspaces = SecretsSlackWorkspaces(lambda: secrets, "stack/slack/")
+    for n in range(MAX_KEPT + 20):  # a request URL may name any tenant
+        assert workspaces.workspace(f"nobody-{n}") is None
+    assert len(workspaces._kept) == MAX_KEPT

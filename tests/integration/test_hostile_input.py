@@ -7,6 +7,7 @@ import json
 import math
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -39,7 +40,37 @@ plain = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=8,
 ).map(json.dumps)
-hostile_value = nested | surrogate | not_a_number | huge_number | huge_string | odd_text | plain
+nested_objects = st.integers(MAX_DEPTH + 1, 3000).map(lambda depth: '{"a":' * depth + "1" + "}" * depth)
+duplicates = st.sampled_from(['{"type": "a", "type": "b"}', '{"a": 1, "a": {"a": 2}}'])
+hostile_value = (
+    nested
+    | nested_objects
+    | surrogate
+    | not_a_number
+    | huge_number
+    | huge_string
+    | odd_text
+    | plain
+    | duplicates
+)
+
+# --- hostile bytes: what reaches a signature check before anything is parsed --------------------------
+not_utf8 = st.sampled_from(
+    [b"\xff\xfe", b"\xc3\x28", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x80", b'{"a": "\xff"}']
+) | st.binary(min_size=1, max_size=200).filter(lambda raw: not _is_utf8(raw))
+as_bytes = hostile_value.map(lambda text: text.encode("utf-8", "surrogatepass"))
+# Slack posts a form: `payload=<JSON>`, and what the JSON holds is anyone's to choose
+as_form = hostile_value.map(lambda text: ("payload=" + quote(text, safe="", errors="surrogatepass")).encode())
+form_fields = st.integers(9, 2000).map(lambda count: "&".join(f"f{n}=1" for n in range(count)).encode())
+hostile_bytes = as_bytes | as_form | not_utf8 | form_fields | st.binary(max_size=300)
+
+
+def _is_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 @st.composite

@@ -111,7 +111,7 @@ def refresh_dependencies() -> RefreshDependencies:
 
 
 def slack_dependencies() -> SlackDependencies:
-    from waitgate.adapters.dynamodb_sent_messages import DynamoDbReplayGuard
+    from waitgate.adapters.dynamodb_sent_messages import DynamoDbReplayGuard, DynamoDbSentMessages
     from waitgate.adapters.slack_signature import SlackSignatureCheck
     from waitgate.channels.contacts import NoContacts
     from waitgate.service.slack_interaction import SlackDependencies
@@ -123,4 +123,5 @@ def slack_dependencies() -> SlackDependencies:
         signatures=SlackSignatureCheck(SystemClock()),
         replays=DynamoDbReplayGuard(aws_client("dynamodb"), settings().table_name),
         messages=slack_web_api(),
+        sent=DynamoDbSentMessages(aws_client("dynamodb"), settings().table_name),
     )

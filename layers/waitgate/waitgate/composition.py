@@ -247,6 +247,7 @@ def inbox_dependencies() -> InboxDependencies:
     return InboxDependencies(
         inbox=DynamoDbInbox(aws_client("dynamodb"), settings().table_name),
         clock=SystemClock(),
+        keyring=keyring(),
         directory=directory(),
         approval=approval_config(),
     )

@@ -3,7 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
+
+from waitgate.errors import ForbiddenError, ValidationFailedError
+
+# Principals waitgate itself decides as: a webhook source (`webhook:<source>`), a signed link without
+# a recipient (`token:<jti>`). No person may be one: a JWT `sub`, a link's requested `sub` or a
+# Slack member's principal in one of these namespaces is refused, so nobody reads what they decided.
+OWN_NAMESPACES: Final = ("webhook:", "token:")
+
+
+def is_own_principal(principal: str) -> bool:
+    """Whether `principal` is in a namespace waitgate keeps for the principals it decides as itself."""
+    return principal.startswith(OWN_NAMESPACES)
+
+
+def refuse_own_namespace(principal: str, *, bearer: bool) -> None:
+    """403 for a bearer JWT whose `sub` is one of ours; 400 (path `sub`) for a requested one."""
+    if not is_own_principal(principal):
+        return
+    detail = f"A principal may not begin with {' or '.join(OWN_NAMESPACES)}: those are waitgate's own."
+    if bearer:
+        raise ForbiddenError(detail)
+    raise ValidationFailedError(detail, path="sub")
 
 
 @dataclass(frozen=True)

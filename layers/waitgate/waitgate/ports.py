@@ -232,8 +232,11 @@ class ReplayGuard(Protocol):
 
 
 class SlackSignatures(Protocol):
-    def is_valid(self, signing_secret: str, body: str, timestamp: str | None, signature: str | None) -> bool:
-        """Slack's v0 signature of `body` at `timestamp` holds, within 5 minutes of now."""
+    def is_valid(
+        self, signing_secret: str, body: bytes, timestamp: str | None, signature: str | None
+    ) -> bool:
+        """Slack's v0 signature of the raw `body` at `timestamp` holds, within 5 minutes of now (False,
+        never an error, for whatever the headers or the body hold)."""
         ...
 
 

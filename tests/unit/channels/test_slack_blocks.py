@@ -4,7 +4,10 @@ outcome once decided, without buttons."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
+
+import pytest
 
 from tests.unit.channels.facts import LINK, notice, pending, record, vote
 from waitgate.channels.message_facts import facts_of
@@ -94,3 +97,54 @@ def test_the_metadata_names_the_interrupt_and_the_recipient() -> None:
         "kind": "approval",
         "recipient": "alice",
     }
+
+
+def _texts(value: Any) -> list[str]:
+    """Every `text` string anywhere in the blocks (mrkdwn and plain_text alike)."""
+    if isinstance(value, dict):
+        own = [value["text"]] if isinstance(value.get("text"), str) else []
+        return own + [text for member in value.values() for text in _texts(member)]
+    if isinstance(value, list):
+        return [text for member in value for text in _texts(member)]
+    return []
+
+
+HOSTILE_TITLES = ["<!channel> ship it", "<https://evil.example|Approve here>", "R&D <@U0BOSS> > all"]
+
+
+@pytest.mark.parametrize("title", HOSTILE_TITLES)
+def test_an_interrupts_own_words_cannot_mention_or_link_in_any_text_we_send(title: str) -> None:
+    # Given an interrupt whose title, description and step carry Slack markup
+    hostile = record(
+        node_id="Step<!here>",
+        payload={
+            "kind": "approval",
+            "key": "ship",
+            "data": {"title": title, "description": f"{title} & more", "actions": ["accept", "reject"]},
+        },
+    )
+    for facts in (
+        facts_of(hostile, notice(title=title)),
+        facts_of(
+            replace(hostile, status="resolved", resume_value={"action": "accept", "decidedBy": "a<b>"}),
+            notice(title=title, link=""),
+        ),
+    ):
+        # When the message is built / Then no text of it (nor the notification text) holds a raw < or >
+        texts = [fallback_text(facts), *_texts(message_blocks(facts))]
+        assert all("<" not in text and ">" not in text for text in texts), texts
+        bare = [text.replace("&amp;", "").replace("&lt;", "").replace("&gt;", "") for text in texts]
+        assert all("&" not in text for text in bare)
+        # And the words are still there, escaped as Slack asks
+        shown = " ".join(texts)
+        assert _escape(title) in shown and "Step&lt;!here&gt;" in shown
+
+
+def test_an_escaped_title_is_cut_to_the_headers_limit_never_inside_an_entity() -> None:
+    facts = facts_of(record(), notice(title="<" * 200))
+    header = message_blocks(facts)[0]["text"]["text"]
+    assert len(header) <= 150 and header.endswith("&lt;…")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

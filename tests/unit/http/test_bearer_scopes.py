@@ -49,3 +49,18 @@ def test_a_comma_joined_scope_grants_neither_part(scope: str, required: str) -> 
     with pytest.raises(ForbiddenError) as refused:
         caller_from_jwt(event_with({"scope": scope}), required_scope=required, tenant_claim="tenant")
     assert required in refused.value.detail
+
+
+@pytest.mark.parametrize("sub", ["webhook:stripe", "webhook:demo-standard", "token:01JTOKENID"])
+def test_a_sub_in_waitgates_own_principal_namespaces_is_refused(sub: str) -> None:
+    # Given a valid JWT whose sub is a principal waitgate decides as itself
+    event = event_with({"sub": sub, "scope": "approvals:respond runs:read"})
+    # When the handler reads the caller / Then 403 forbidden: that person could read its decisions
+    with pytest.raises(ForbiddenError):
+        caller_from_jwt(event, required_scope="runs:read", tenant_claim="tenant")
+
+
+@pytest.mark.parametrize("sub", ["alice", "webhooks:x", "Webhook-stripe", "tokens", "user:webhook:x"])
+def test_a_sub_outside_them_is_a_caller(sub: str) -> None:
+    event = event_with({"sub": sub, "scope": "runs:read"})
+    assert caller_from_jwt(event, required_scope="runs:read", tenant_claim="tenant").principal == sub

@@ -3,6 +3,9 @@ directory, at read time, failing closed), in which order, with what progress, on
 
 from __future__ import annotations
 
+import base64
+import json
+import secrets
 from typing import Any
 
 import pytest
@@ -14,6 +17,7 @@ from waitgate.identity import Caller
 from waitgate.records import RunRef
 from waitgate.service.list_interrupts import InboxDependencies, InboxQuery, list_interrupts
 from waitgate.service.rules.approver_config import ApprovalConfig
+from waitgate.tokens import Keyring
 
 RESPOND = frozenset({"approvals:respond"})
 READER = frozenset({"runs:read"})
@@ -24,7 +28,9 @@ def caller(principal: str, scopes: frozenset[str] = RESPOND, tenant: str = "defa
 
 
 def listed(world: World, who: Caller, **parameters: str) -> dict[str, Any]:
-    deps = InboxDependencies(MemoryInbox(world.store), world.clock, world.directory, ApprovalConfig())
+    deps = InboxDependencies(
+        MemoryInbox(world.store), world.clock, world.keyring, world.directory, ApprovalConfig()
+    )
     return list_interrupts(InboxQuery.parse(dict(parameters), who), who, deps)
 
 
@@ -79,6 +85,7 @@ def test_an_override_principal_sees_every_approval(world: World) -> None:
     deps = InboxDependencies(
         MemoryInbox(world.store),
         world.clock,
+        world.keyring,
         world.directory,
         ApprovalConfig(override_principals=frozenset({"oncall"})),
     )
@@ -222,3 +229,63 @@ def test_a_link_without_a_recipient_and_the_deadline_decide_for_nobody(world: Wo
 
     view = RunView(world.store.snapshots[run], record)
     assert resolution_change(view, record, {"label": "x"}, "2026-11-30T10:00:00.000Z").receipts == ()
+
+
+def _forge(position: list[str]) -> str:
+    """A cursor as the store lays out its position, without this host's MAC: what anyone can make."""
+    text = json.dumps(position, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(text).rstrip(b"=").decode()
+
+
+def test_a_cursor_this_host_did_not_give_is_400_and_reads_nothing(world: World) -> None:
+    for n in range(3):
+        ask(world, f"mine-{n}", with_data(APPROVAL, approversList=["alice"]))
+    first = listed(world, caller("alice"), limit="1")
+    given = first["next"]
+    forged = [
+        _forge(["~#2026-01-01T00:00:00.000Z#0", "mine-0", "Gate"]),  # the store's own layout, unsigned
+        given[:-1] + ("A" if given[-1] != "A" else "B"),  # its MAC altered
+        _forge(["k1", "x"]) + given[-43:],  # another position under its MAC
+        given + given[-43:],
+        "A" * 44,
+        "A" * 2049,
+    ]
+    for cursor in forged:
+        with pytest.raises(ValidationFailedError) as refused:
+            listed(world, caller("alice"), limit="1", cursor=cursor)
+        assert refused.value.extensions["path"] == "cursor"
+    # And the one it gave still leads on
+    assert runs_of(listed(world, caller("alice"), limit="1", cursor=given))
+
+
+@pytest.mark.parametrize(
+    ("who", "parameters"),
+    [
+        ("ben", {}),  # another principal
+        ("alice", {"tenant": "acme"}),  # another tenant
+        ("alice", {"kind": "approval"}),  # another filter
+        ("alice", {"runId": "mine-1"}),
+        ("alice", {"eligible": "any"}),
+    ],
+)
+def test_a_cursor_given_to_another_principal_tenant_or_filter_does_not_open(
+    world: World, who: str, parameters: dict[str, str]
+) -> None:
+    for n in range(3):
+        ask(world, f"mine-{n}", with_data(APPROVAL, approversList=["alice", "ben"]))
+    given = listed(world, caller("alice", READER | RESPOND), limit="1")["next"]
+    tenant = parameters.pop("tenant", "default")
+    with pytest.raises(ValidationFailedError):
+        listed(world, caller(who, READER | RESPOND, tenant=tenant), limit="1", cursor=given, **parameters)
+
+
+def test_a_cursor_of_a_rotated_out_key_no_longer_opens_and_of_a_kept_one_does(world: World) -> None:
+    for n in range(3):
+        ask(world, f"mine-{n}", with_data(APPROVAL, approversList=["alice"]))
+    given = listed(world, caller("alice"), limit="1")["next"]
+    old = world.keyring
+    world.keyring = Keyring("k2", {"k1": old.key_for("k1") or b"", "k2": secrets.token_bytes(32)})
+    assert runs_of(listed(world, caller("alice"), limit="1", cursor=given))
+    world.keyring = Keyring("k2", {"k2": world.keyring.key_for("k2") or b""})
+    with pytest.raises(ValidationFailedError):
+        listed(world, caller("alice"), limit="1", cursor=given)

@@ -82,6 +82,8 @@ def test_a_mint_body_is_intent_sub_and_ttl(body: dict[str, Any], expected: MintR
         ({"intent": "resolve", "sub": 7}, "sub"),
         ({"intent": "resolve", "sub": "b" * 256}, "sub"),
         ({"intent": "resolve", "sub": "é" * 200}, "sub"),  # 200 characters, 400 bytes
+        ({"intent": "resolve", "sub": "webhook:stripe"}, "sub"),  # waitgate's own principals
+        ({"intent": "resolve", "sub": "token:01JTOKEN"}, "sub"),
         ({"intent": "resolve", "ttlSeconds": 0}, "ttlSeconds"),
         ({"intent": "resolve", "ttlSeconds": MAX_TTL_SECONDS + 1}, "ttlSeconds"),
         ({"intent": "resolve", "ttlSeconds": True}, "ttlSeconds"),

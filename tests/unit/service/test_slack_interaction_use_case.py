@@ -4,72 +4,17 @@ delivers the click; whoever did not simply decide is told why."""
 
 from __future__ import annotations
 
-import time
-from dataclasses import replace
-from datetime import UTC, datetime
-
 import pytest
 
-from tests.fakes.channels import MemoryContacts, MemoryReplayGuard, MemoryWorkspaces, RecordingSlackMessages
-from tests.support.slack_requests import button, click_body, signed_headers
-from tests.unit.channels.facts import notice
-from tests.unit.service.world import APPROVAL, RUN, World, with_data
-from waitgate.adapters.slack_signature import SlackSignatureCheck
-from waitgate.channels.message_facts import facts_of
-from waitgate.channels.sent_messages import SlackWorkspace
-from waitgate.channels.slack_blocks import message_blocks
+from tests.unit.service.slack_world import SHARED, SlackWorld, approvers_world
+from tests.unit.service.world import APPROVAL, RUN, with_data
 from waitgate.errors import UnauthorizedError
-from waitgate.service.slack_interaction import SlackDependencies, SlackRequest, answer_interaction
-
-SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
-TEAM = "T0TEAM"
-
-
-class SlackWorld(World):
-    def __init__(self) -> None:
-        super().__init__()
-        self.clock.moment = datetime.fromtimestamp(int(time.time()), UTC)
-        self.contacts = MemoryContacts()
-        self.messages = RecordingSlackMessages()
-        self.replays = MemoryReplayGuard()
-        self.workspace = SlackWorkspace("default", bot_token="xoxb-1", signing_secret=SECRET, team_id=TEAM)
-
-    def slack(self) -> SlackDependencies:
-        return SlackDependencies(
-            resolve=self.resolving(),
-            contacts=self.contacts,
-            workspaces=MemoryWorkspaces(self.workspace),
-            signatures=SlackSignatureCheck(self.clock),
-            replays=self.replays,
-            messages=self.messages,
-        )
-
-    def click(
-        self, action: str, user: str, action_ts: str = "1764496920.000001", **signing: object
-    ) -> SlackRequest:
-        shown = replace(self.interrupt(), status="pending")  # the message as it was posted
-        facts = facts_of(shown, notice(run=RUN, node_id="Gate", interrupt_id=shown.interrupt_id))
-        body = click_body(
-            button(message_blocks(facts), f"waitgate:{action}"),
-            user,
-            "D0CHAN",
-            "1.000001",
-            signing.pop("team", TEAM),
-            action_ts,
-        )  # type: ignore[arg-type]
-        secret = str(signing.pop("secret", SECRET))
-        stamp = int(self.clock.now().timestamp()) - int(signing.pop("age", 0))  # type: ignore[call-overload]
-        return SlackRequest.of(body, signed_headers(body, secret, stamp))
+from waitgate.service.slack_interaction import answer_interaction
 
 
 @pytest.fixture
 def world() -> SlackWorld:
-    world = SlackWorld()
-    world.contacts.set("alice", slack_user="U0ALICE")
-    world.contacts.set("ben", slack_user="U0BEN")
-    world.contacts.set("carol", slack_user="U0CAROL")
-    world.request(with_data(APPROVAL, approversList=["alice", "carol"]))
-    return world
+    return approvers_world()
 
 
 def test_accept_resolves_as_the_members_principal_and_needs_no_reply(world: SlackWorld) -> None:
@@ -114,7 +59,7 @@ def test_slacks_retry_of_a_click_is_the_same_request(world: SlackWorld) -> None:
 def test_a_member_who_may_not_approve_is_told_and_nothing_is_resolved(world: SlackWorld) -> None:
     reply = answer_interaction(world.click("accept", "U0BEN"), world.slack())
     assert reply is not None and "not among the approvers" in reply
-    assert world.messages.told == [("D0CHAN", "U0BEN", reply)]
+    assert world.messages.told == [(SHARED, "U0BEN", reply)]
     assert world.interrupt().status == "pending"
 
 
@@ -139,6 +84,7 @@ def test_a_click_after_the_deadline_is_told_it_is_no_longer_open() -> None:
     world = SlackWorld()
     world.contacts.set("alice", slack_user="U0ALICE")
     world.request(with_data(APPROVAL, approversList=["alice"]) | {"timeoutMs": 60_000})
+    world.posted()
     world.clock.advance(minutes=2)
     reply = answer_interaction(world.click("accept", "U0ALICE"), world.slack())
     assert reply is not None and "no longer open" in reply

@@ -4,8 +4,9 @@ Pending interrupts are read from the sparse index `PendingByDeadline` (its key a
 node item only while it is pending, so resolved, expired and cancelled interrupts are not in it at
 all); a principal's decisions from their receipts' partition. A filter (`kind`, `runId`) is applied
 to the items the Query examined: a page may then hold fewer than `limit`, and `next` still says
-honestly whether the index has more. The cursor is the last examined key, without its tenant (the
-caller's JWT gives that), as base64url JSON.
+honestly whether the index has more. The position (`next`, `cursor`) is the last examined key,
+without its tenant (the caller's JWT gives that), as base64url JSON; the use case seals it with the
+host's keyring before any caller sees it (`tokens.cursors`), and opens it before it comes here.
 """
 
 from __future__ import annotations

@@ -57,7 +57,10 @@ class DynamoDbSentMessages:
             "workflow": {"S": message.workflow},
             "title": {"S": message.title},
             "noticeId": {"S": message.notice_id},
+            "kind": {"S": message.kind},
         }
+        if message.buttons is not None:
+            item["buttons"] = {"L": [{"S": action} for action in message.buttons]}
         _call(self._client.put_item, TableName=self._table, Item=item)
 
     def of_interrupt(
@@ -110,6 +113,8 @@ def _message(item: dict[str, Any]) -> SentMessage:
         workflow=item.get("workflow", {}).get("S", ""),
         title=item.get("title", {}).get("S", ""),
         notice_id=item.get("noticeId", {}).get("S", ""),
+        kind=item.get("kind", {}).get("S", ""),
+        buttons=tuple(v["S"] for v in item["buttons"]["L"]) if "buttons" in item else None,
     )
 
 

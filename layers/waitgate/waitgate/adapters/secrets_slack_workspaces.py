@@ -15,6 +15,7 @@ from waitgate.channels.sent_messages import SlackWorkspace
 from waitgate.errors import TemporarilyUnavailableError
 
 KEEP_SECONDS = 300.0
+MAX_KEPT = 256  # tenants kept per instance: a request URL naming made-up tenants cannot grow it further
 
 
 class SecretsSlackWorkspaces:
@@ -30,6 +31,8 @@ class SecretsSlackWorkspaces:
         if kept is not None and time.monotonic() - kept[0] < KEEP_SECONDS:
             return kept[1]
         workspace = self._load(tenant_id)
+        if len(self._kept) >= MAX_KEPT and tenant_id not in self._kept:
+            del self._kept[next(iter(self._kept))]  # the longest kept
         self._kept[tenant_id] = (time.monotonic(), workspace)
         return workspace
 

@@ -66,6 +66,8 @@ class SlackWebApi:
             slack_channel=str(answer["channel"]),
             workflow=facts.workflow,
             title=facts.title,
+            kind=facts.kind,
+            buttons=facts.button_actions,
         )
 
     def update(self, facts: MessageFacts, message: SentMessage) -> None:

@@ -17,6 +17,10 @@ class SentMessage:
     workflow: str = ""
     title: str = ""
     notice_id: str = ""  # the notice it delivered (a request, a reminder): one message per notice
+    kind: str = ""  # the interrupt's kind when it was sent
+    # The actions its buttons offered (Slack: accept, reject); None for a message recorded before
+    # waitgate kept them (then they are what the interrupt's kind and actions gave it).
+    buttons: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

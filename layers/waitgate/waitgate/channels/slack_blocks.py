@@ -5,7 +5,10 @@ deadline and the quorum's progress, one button per action a click can say (Accep
 carries the interrupt in its `value`, and Slack echoes `action_id` and `value` back), and a button
 that opens the recipient's own page for what needs a form (request changes, accept with edits, ask,
 a clarification's answers). Decided: the same header and context, the outcome ("Accepted by alice at
-10:02 UTC"), and no buttons. Texts are cut to Slack's limits; mrkdwn control characters are escaped.
+10:02 UTC"), and no buttons. Texts are cut to Slack's limits. Slack's three control characters (`&`,
+`<`, `>`) are escaped in every text sent, the notification `text` and every text in the blocks
+(plain_text too), so an interrupt's own words can never mention `<!channel>` or render a
+`<https://…|link>`; the one markup of ours, a mention of the recipient, is added after escaping.
 """
 
 from __future__ import annotations
@@ -47,15 +50,15 @@ def message_metadata(facts: MessageFacts) -> dict[str, Any]:
 def fallback_text(facts: MessageFacts) -> str:
     """The notification text (and what a client without blocks shows)."""
     outcome = outcome_line(facts)
-    return _cut(f"{facts.subject} ({outcome})" if outcome else facts.subject, _SECTION_LIMIT)
+    return _fitted(f"{facts.subject} ({outcome})" if outcome else facts.subject, _SECTION_LIMIT)
 
 
 def message_blocks(facts: MessageFacts) -> list[Block]:
     blocks: list[Block] = [
-        {"type": "header", "text": {"type": "plain_text", "text": _cut(facts.title, _HEADER_LIMIT)}}
+        {"type": "header", "text": {"type": "plain_text", "text": _fitted(facts.title, _HEADER_LIMIT)}}
     ]
     if facts.description:
-        blocks.append(_section(_escaped(facts.description)))
+        blocks.append({"type": "section", "text": _mrkdwn(_fitted(facts.description, _SECTION_LIMIT))})
     blocks.append({"type": "context", "elements": [_mrkdwn(_where(facts))]})
     if facts.status != "pending":
         blocks.append(_section(f"*{_escaped(outcome_line(facts))}*"))
@@ -71,7 +74,7 @@ def _link_note(facts: MessageFacts) -> str:
         return "To request changes or answer on the page, open your personal link (sent to you alone)."
     return (
         "The page button opens your personal link: it answers as you, do not share it. "
-        f"It works until {shown_time(facts.link_expires_at)}."
+        f"It works until {_escaped(shown_time(facts.link_expires_at))}."
     )
 
 
@@ -83,7 +86,8 @@ def _where(facts: MessageFacts) -> str:
 
 
 def _fields(facts: MessageFacts) -> list[str]:
-    fields = [f"*Deadline*\n{shown_time(facts.deadline) if facts.deadline else 'none'}"]
+    deadline = _escaped(shown_time(facts.deadline)) if facts.deadline else "none"
+    fields = [f"*Deadline*\n{deadline}"]
     if facts.progress is not None:
         accepted = facts.progress.accepted_by
         so_far = f" ({_escaped(names(accepted))})" if accepted else ""
@@ -98,7 +102,7 @@ def _buttons(facts: MessageFacts) -> list[Block]:
         button: Block = {
             "type": "button",
             "action_id": f"{ACTION_PREFIX}{action}",
-            "text": {"type": "plain_text", "text": ACTION_LABELS[action]},
+            "text": {"type": "plain_text", "text": _escaped(ACTION_LABELS[action])},
             "value": value,
         }
         if action in _BUTTON_STYLE:
@@ -110,7 +114,7 @@ def _buttons(facts: MessageFacts) -> list[Block]:
         {
             "type": "button",
             "action_id": OPEN_PAGE_ACTION,
-            "text": {"type": "plain_text", "text": _cut(_page_label(facts), _BUTTON_LIMIT)},
+            "text": {"type": "plain_text", "text": _fitted(_page_label(facts), _BUTTON_LIMIT)},
             "url": facts.link,
             "value": value,
         }
@@ -133,8 +137,19 @@ def _mrkdwn(text: str) -> Block:
 
 
 def _escaped(text: str) -> str:
-    """Slack's three control characters in mrkdwn: &, < and >."""
+    """Slack's three control characters, in mrkdwn and in every other text: &, < and >."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _fitted(text: str, limit: int) -> str:
+    """`text` escaped, cut so that the escaped text fits `limit` (never inside an entity)."""
+    escaped = _escaped(text)
+    if len(escaped) <= limit:
+        return escaped
+    kept = text[: limit - 1]
+    while len(_escaped(kept)) > limit - 1:
+        kept = kept[:-1]
+    return _escaped(kept) + "…"
 
 
 def _cut(text: str, limit: int) -> str:

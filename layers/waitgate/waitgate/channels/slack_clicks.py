@@ -1,22 +1,38 @@
-"""A click on a Slack message's button, as Slack posts it to the interactivity URL (block_actions).
+"""A click on a Slack message's button, as Slack posts it to the interactivity URL (block_actions),
+and what it must match to count (docs/channels.md, "A click").
 
-The body is `application/x-www-form-urlencoded` with one field, `payload` (JSON). Read twice: first,
-before the signature is checked, only for the tenant whose signing secret checks it (`claimed_tenant`);
-then, once the signature holds, as a whole (`parse_click`). The decision it stands for takes its
-`decidedAt` from Slack's `action_ts`, so a retried delivery of the same click is the same request.
+The body is `application/x-www-form-urlencoded` with one field, `payload` (JSON). It is read only
+after Slack's signature over the raw bytes held (the tenant comes from the request URL), and read
+bounded: at most `MAX_BODY_BYTES`, UTF-8, I-JSON nested at most `json_rules.MAX_DEPTH` deep; anything
+else is no click. The decision takes its `decidedAt` from Slack's `action_ts`, which must be a time
+(`1764496920.000100`: seconds and a fraction), so a retried delivery of the same click is the same
+request. A click counts only on a message waitgate posted for the interrupt its button names — the
+sent-messages record of that conversation and `ts` — with an action that message offered
+(`offered_on`); who may click it is the resolve's to say (the member it reached, or any eligible
+approver: buttons are an approval's alone, and its eligibility fails closed).
 """
 
 from __future__ import annotations
 
-import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 from urllib.parse import parse_qs
 
+from waitgate.channels.sent_messages import SentMessage
 from waitgate.channels.slack_blocks import ACTION_PREFIX, OPEN_PAGE_ACTION
 from waitgate.errors import WaitgateError
-from waitgate.records import RunRef
+from waitgate.payloads import json_rules
+from waitgate.records import RunRef, check_node_id
+
+MAX_BODY_BYTES: Final = 1024 * 1024  # Slack's payloads of our messages are a few KB
+_ACTION_TS = re.compile(r"[0-9]{1,11}(\.[0-9]{1,9})?")
+_LAST_SECOND: Final = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp()
+_INTERRUPT_ID = re.compile(r"[0-9A-Za-z]{1,64}")
+_SLACK_ID = re.compile(r"[A-Z0-9]{1,40}")  # T…, U…, W…, D…, C…, G…
+_MESSAGE_TS = re.compile(r"[0-9]{1,12}\.[0-9]{1,9}")
 
 
 class NotAClickError(ValueError):
@@ -46,55 +62,65 @@ class SlackClick:
 
     @property
     def decided_at(self) -> str:
-        seconds = float(self.action_ts)
+        seconds = float(self.action_ts)  # a time by construction (`parse_click`)
         return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def payload_of(body: str) -> dict[str, Any]:
-    fields = parse_qs(body, keep_blank_values=True, max_num_fields=8)
-    values = fields.get("payload") or []
-    if len(values) != 1:
-        raise NotAClickError("the body has no payload field")
-    try:
-        payload = json.loads(values[0])
-    except ValueError as error:
-        raise NotAClickError("the payload is not JSON") from error
-    if not isinstance(payload, dict):
-        raise NotAClickError("the payload is not an object")
-    return payload
-
-
-def claimed_tenant(body: str) -> str | None:
-    """The tenant the first of our buttons names: whose signing secret is to check the request.
-    None when the body names none (nothing can check it)."""
-    try:
-        action = _our_action(payload_of(body))
-        return _button_value(action)[0].tenant_id
-    except (NotAClickError, ValueError, KeyError, TypeError):
-        return None
-
-
-def parse_click(body: str) -> SlackClick:
-    payload = payload_of(body)
+def parse_click(body: bytes) -> SlackClick:
+    """The click in a signed body; NotAClickError for anything that is not one of ours, whole."""
+    payload = _payload_of(body)
     if payload.get("type") != "block_actions":
-        raise NotAClickError(f"a {str(payload.get('type'))[:40]} payload is not a click")
+        raise NotAClickError("the payload is not a click")
     action = _our_action(payload)
     run, node_id, interrupt_id = _button_value(action)
     container, channel = _object(payload.get("container")), _object(payload.get("channel"))
     try:
         return SlackClick(
-            team_id=str(_member(payload, "team")["id"]),
-            user_id=str(_member(payload, "user")["id"]),
-            action=str(action["action_id"]).removeprefix(ACTION_PREFIX),
+            team_id=_text(_member(payload, "team")["id"]),
+            user_id=_text(_member(payload, "user")["id"]),
+            action=_text(action["action_id"]).removeprefix(ACTION_PREFIX),
             run=run,
             node_id=node_id,
             interrupt_id=interrupt_id,
-            action_ts=str(float(action["action_ts"])),
-            channel_id=str(container.get("channel_id") or channel.get("id") or ""),
-            message_ts=str(container.get("message_ts") or ""),
+            action_ts=_action_ts(action["action_ts"]),
+            channel_id=_text(container.get("channel_id") or channel.get("id") or ""),
+            message_ts=_text(container.get("message_ts") or ""),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise NotAClickError("the click lacks its team, user or action_ts") from error
+
+
+def offered_on(click: SlackClick, messages: Iterable[SentMessage]) -> SentMessage | None:
+    """The message of ours the click was made on: one posted for the interrupt its button names, into
+    the click's conversation, with the click's `ts`. None: not a message waitgate sent for it."""
+    if not (_SLACK_ID.fullmatch(click.channel_id) and _MESSAGE_TS.fullmatch(click.message_ts)):
+        return None
+    for message in messages:
+        if message.channel == "slack" and (message.slack_channel, message.message_id) == (
+            click.channel_id,
+            click.message_ts,
+        ):
+            return message
+    return None
+
+
+def _payload_of(body: bytes) -> dict[str, Any]:
+    if len(body) > MAX_BODY_BYTES:
+        raise NotAClickError("the body is larger than any click")
+    try:
+        fields = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=8, errors="strict")
+    except (UnicodeDecodeError, ValueError) as error:
+        raise NotAClickError("the body is not a UTF-8 form") from error
+    values = fields.get("payload") or []
+    if len(values) != 1:
+        raise NotAClickError("the body has no payload field")
+    try:
+        payload = json_rules.loads(values[0])
+    except WaitgateError as error:  # too deep, not I-JSON, not JSON
+        raise NotAClickError("the payload is not JSON waitgate reads") from error
+    if not isinstance(payload, dict):
+        raise NotAClickError("the payload is not an object")
+    return payload
 
 
 def _our_action(payload: dict[str, Any]) -> dict[str, Any]:
@@ -109,10 +135,27 @@ def _our_action(payload: dict[str, Any]) -> dict[str, Any]:
 
 def _button_value(action: dict[str, Any]) -> tuple[RunRef, str, str]:
     try:
-        value = json.loads(str(action["value"]))
-        return RunRef.parse(str(value["t"]), str(value["r"])), str(value["n"]), str(value["i"])
+        value = json_rules.loads(_text(action["value"]))
+        run = RunRef.parse(_text(value["t"]), _text(value["r"]))
+        node_id, interrupt_id = check_node_id(_text(value["n"])), _text(value["i"])
     except (KeyError, TypeError, ValueError, WaitgateError) as error:
         raise NotAClickError("the button's value does not name an interrupt") from error
+    if not _INTERRUPT_ID.fullmatch(interrupt_id):
+        raise NotAClickError("the button's value does not name an interrupt")
+    return run, node_id, interrupt_id
+
+
+def _action_ts(value: Any) -> str:
+    """Slack's `action_ts` as a time: digits, a fraction, within what a date can be (not nan, inf, 1e20)."""
+    if not isinstance(value, str) or not _ACTION_TS.fullmatch(value) or float(value) > _LAST_SECOND:
+        raise ValueError("action_ts is not a time")
+    return str(float(value))
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not a string")
+    return value
 
 
 def _object(value: Any) -> dict[str, Any]:

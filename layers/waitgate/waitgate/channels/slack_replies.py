@@ -21,6 +21,8 @@ VOTE_RECORDED = (
     "Your vote is recorded. The request waits for more approvals; its message will say when it is decided."
 )
 OTHER_WORKSPACE = "This button belongs to another Slack workspace's request; nothing was recorded."
+NOT_OUR_MESSAGE = "This button is not on a message waitgate sent for this request; nothing was recorded."
+NOTHING_TO_DECIDE = "This button does not decide anything; nothing was recorded."
 _BY_CODE = {
     "already_voted": "You have already voted on this request; your first vote stands.",
     "interrupt_already_resolved": "This request was already decided; your click changed nothing.",

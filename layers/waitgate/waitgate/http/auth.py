@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from waitgate.errors import ForbiddenError, UnauthorizedError, ValidationFailedError
-from waitgate.identity import Caller
+from waitgate.identity import Caller, refuse_own_namespace
 from waitgate.records import DEFAULT_TENANT, RunRef
 from waitgate.size_limits import check_principal
 
@@ -51,6 +51,7 @@ def caller_from_jwt(
     if not scopes & set(wanted):
         raise ForbiddenError(f"The bearer token lacks the scope {' or '.join(wanted)}.")
     check_principal(str(claims["sub"]), bearer=True)
+    refuse_own_namespace(str(claims["sub"]), bearer=True)
     tenant = str(claims.get(tenant_claim) or DEFAULT_TENANT)
     try:
         RunRef.parse(tenant, "probe")

@@ -6,6 +6,8 @@ receipts), plus, for approvals that name groups or roles, one directory read for
 does not depend on how many interrupts the table holds, resolved or not. Eligibility is evaluated at
 read time with the rules and the directory a vote meets (`rules.inbox_items`), so a page may hold
 fewer than `limit` items (even none) while `next` says there is more: follow `next` until it is absent.
+`next` is the store's position sealed with the host's keyring for this tenant, principal and filter
+(`tokens.cursors`): a cursor this host did not give, or gave another principal or filter, is 400.
 """
 
 from __future__ import annotations
@@ -19,12 +21,16 @@ from waitgate.identity import Caller
 from waitgate.inbox_records import InboxFilter
 from waitgate.payloads.kinds import INTERRUPT_KINDS
 from waitgate.ports import Clock, Directory, Inbox
+from waitgate.query_integers import IntegerParameter
 from waitgate.records import RunRef
 from waitgate.service.rules import inbox_items
 from waitgate.service.rules.approver_config import ApprovalConfig, NoDirectory
+from waitgate.tokens.cursors import open_cursor, seal_cursor
+from waitgate.tokens.keyring import KeySource
 
 DEFAULT_LIMIT: Final = 50
 MAX_LIMIT: Final = 100
+LIMIT: Final = IntegerParameter("limit", minimum=1, maximum=MAX_LIMIT, default=DEFAULT_LIMIT)
 READ_SCOPES: Final = ("approvals:respond", "runs:read")  # either lists what the caller may act on
 ANY_SCOPE: Final = "runs:read"  # eligible=any: every pending interrupt of the tenant
 MAX_CURSOR: Final = 2048
@@ -34,6 +40,7 @@ MAX_CURSOR: Final = 2048
 class InboxDependencies:
     inbox: Inbox
     clock: Clock
+    keyring: KeySource  # seals and opens the page cursors
     directory: Directory = field(default_factory=NoDirectory)
     approval: ApprovalConfig = field(default_factory=ApprovalConfig)
 
@@ -82,11 +89,22 @@ class InboxQuery:
             eligible="any" if eligible == "any" else "me",
             kind=kind,
             run_id=run_id,
-            limit=_limit(parameters.get("limit")),
+            limit=LIMIT.parse(parameters.get("limit")),
             cursor=cursor,
         )
         query.check_scopes(caller)
         return query
+
+    def cursor_context(self, caller: Caller) -> tuple[str, ...]:
+        """Whose page and which listing a cursor is for: it opens for these alone."""
+        return (
+            caller.tenant_id,
+            caller.principal,
+            self.status,
+            self.eligible,
+            self.kind or "",
+            self.run_id or "",
+        )
 
     def check_scopes(self, caller: Caller) -> None:
         if self.eligible == "any" and ANY_SCOPE not in caller.scopes:
@@ -97,10 +115,22 @@ class InboxQuery:
 
 def list_interrupts(query: InboxQuery, caller: Caller, deps: InboxDependencies) -> dict[str, Any]:
     """`{items: [...], next?}`: one page; pass `next` as `cursor` for the following one."""
-    page = InboxFilter(caller.tenant_id, query.limit, query.cursor, query.kind, query.run_id)
+    context = query.cursor_context(caller)
+    position = open_cursor(query.cursor, context, deps.keyring) if query.cursor is not None else None
+    page = InboxFilter(caller.tenant_id, query.limit, position, query.kind, query.run_id)
+    items, following = _page(query, caller, page, deps)
+    body: dict[str, Any] = {"items": items}
+    if following is not None:
+        body["next"] = seal_cursor(following, context, deps.keyring)
+    return body
+
+
+def _page(
+    query: InboxQuery, caller: Caller, page: InboxFilter, deps: InboxDependencies
+) -> tuple[list[dict[str, Any]], str | None]:
     if query.status == "resolved":
         decided = deps.inbox.decided(caller.principal, page)
-        return _body([inbox_items.resolved_item(receipt) for receipt in decided.receipts], decided.next)
+        return [inbox_items.resolved_item(receipt) for receipt in decided.receipts], decided.next
     pending = deps.inbox.pending(page)
     now = deps.clock.now()
     answerable = [record for record in pending.records if inbox_items.still_answerable(record, now)]
@@ -113,19 +143,4 @@ def list_interrupts(query: InboxQuery, caller: Caller, deps: InboxDependencies) 
         matched = inbox_items.matched_by(record, caller.principal, memberships, deps.approval, now)
         if matched is not None or query.eligible == "any":
             items.append(inbox_items.pending_item(record, caller.principal, matched, deps.approval))
-    return _body(items, pending.next)
-
-
-def _body(items: list[dict[str, Any]], following: str | None) -> dict[str, Any]:
-    body: dict[str, Any] = {"items": items}
-    if following is not None:
-        body["next"] = following
-    return body
-
-
-def _limit(text: str | None) -> int:
-    if text is None or text == "":
-        return DEFAULT_LIMIT
-    if not text.isascii() or not text.isdigit() or len(text) > 6 or not 1 <= int(text) <= MAX_LIMIT:
-        raise ValidationFailedError(f"limit must be a whole number 1..{MAX_LIMIT}.", path="limit")
-    return int(text)
+    return items, pending.next

@@ -13,6 +13,7 @@ from typing import Any
 from waitgate.answers import Answer, json_answer
 from waitgate.clock import parse_rfc3339
 from waitgate.errors import ValidationFailedError, WaitgateError
+from waitgate.identity import refuse_own_namespace
 from waitgate.ports import Clock, InterruptStore
 from waitgate.records import IdempotencyRef, InterruptRecord, RunRef
 from waitgate.service.rules.answerable import pending_record
@@ -71,6 +72,7 @@ def parse_mint_request(body: Any) -> MintRequest:
         raise ValidationFailedError(f"sub must be a string of 1..{MAX_SUB_LENGTH} characters.", path="sub")
     if sub is not None:
         check_principal(sub, bearer=False)
+        refuse_own_namespace(sub, bearer=False)
     if ttl is not None and (type(ttl) is not int or not 0 < ttl <= MAX_TTL_SECONDS):
         raise ValidationFailedError(f"ttlSeconds must be an integer 1..{MAX_TTL_SECONDS}.", path="ttlSeconds")
     return MintRequest(intent=intent, sub=sub, ttl_seconds=ttl)

@@ -7,6 +7,7 @@ from typing import Any, Final, Literal
 
 from waitgate.errors import NotFoundError, ValidationFailedError
 from waitgate.ports import InterruptStore
+from waitgate.query_integers import IntegerParameter
 from waitgate.records import EventMode, RunRef
 
 StreamMode = Literal["updates", "debug"]
@@ -16,6 +17,8 @@ MODES_OF_STREAM: Final[dict[str, frozenset[EventMode]]] = {
 }
 DEFAULT_PAGE: Final = 100
 MAX_PAGE: Final = 1000
+AFTER: Final = IntegerParameter("after", minimum=0, maximum=999_999_999_999, default=0)
+LIMIT: Final = IntegerParameter("limit", minimum=1, maximum=MAX_PAGE, default=DEFAULT_PAGE)
 
 
 @dataclass(frozen=True)
@@ -31,8 +34,7 @@ class EventsQuery:
         chosen = mode or "updates"
         if chosen not in MODES_OF_STREAM:
             raise ValidationFailedError("mode must be updates or debug.", path="mode")
-        first = _whole_number(after, "after", default=0, minimum=0)
-        size = _whole_number(limit, "limit", default=DEFAULT_PAGE, minimum=1, maximum=MAX_PAGE)
+        first, size = AFTER.parse(after), LIMIT.parse(limit)
         return cls(run=run, mode="debug" if chosen == "debug" else "updates", after=first, limit=size)
 
 
@@ -64,17 +66,3 @@ def list_events(query: EventsQuery, store: InterruptStore) -> dict[str, Any]:
     if page.next is not None:
         body["next"] = page.next
     return body
-
-
-def _whole_number(
-    text: str | None, name: str, *, default: int, minimum: int, maximum: int | None = None
-) -> int:
-    if text is None or text == "":
-        return default
-    if not text.isascii() or not text.isdigit() or len(text) > 12:
-        raise ValidationFailedError(f"{name} must be a whole number.", path=name)
-    value = int(text)
-    if value < minimum or (maximum is not None and value > maximum):
-        upper = f"..{maximum}" if maximum is not None else " or more"
-        raise ValidationFailedError(f"{name} must be {minimum}{upper}.", path=name)
-    return value

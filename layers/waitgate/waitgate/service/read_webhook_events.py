@@ -4,14 +4,16 @@ events it delivered that are still kept, newest first (docs/webhooks.md, "Operat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from waitgate.errors import ValidationFailedError
 from waitgate.identity import Caller
+from waitgate.query_integers import IntegerParameter
 from waitgate.service.receive_webhook import WebhookDependencies
 
 STATUSES = frozenset({"unmatched", "matched"})
 MAX_LISTED = 100
+LIMIT: Final = IntegerParameter("limit", minimum=1, maximum=MAX_LISTED, default=MAX_LISTED)
 MAX_READ = 1000  # kept events of one source read for one listing (they expire with the source's TTL)
 
 
@@ -30,9 +32,7 @@ class EventsQuery:
             raise ValidationFailedError("Name the source: ?source=<name>.", path="source")
         if status is not None and status not in STATUSES:
             raise ValidationFailedError("status is unmatched or matched.", path="status")
-        if limit is not None and (not limit.isdigit() or not 1 <= int(limit) <= MAX_LISTED):
-            raise ValidationFailedError(f"limit is an integer from 1 to {MAX_LISTED}.", path="limit")
-        return cls(caller, source, status, int(limit) if limit else MAX_LISTED)
+        return cls(caller, source, status, LIMIT.parse(limit))
 
 
 def list_events(query: EventsQuery, deps: WebhookDependencies) -> dict[str, Any]:

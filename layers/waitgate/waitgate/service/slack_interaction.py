@@ -1,12 +1,18 @@
 """A click in Slack (`POST /channels/slack/interactions`), answered through the one resolve path.
 
-Order: the tenant the button names → that tenant's signing secret checks Slack's v0 signature (5
-minutes, constant time) → a request seen before is a replay; any of these failing is 401 and nothing
-changes. Then the click: the workspace must be the tenant's, the Slack member a principal of the
-tenant (the directory's contact points), and the decision goes through `resolve_answer` like any
-other — eligibility, quorum, exactly once — keyed by the click itself (Slack's `action_ts`), so a
-delivery Slack retries is the same request and resolves nothing twice. Slack is answered 200 at once;
-whoever clicked and did not simply decide is told why, in a message only they see.
+Order: the tenant the request URL names (`?tenant=`, else the default tenant) → that tenant's signing
+secret checks Slack's v0 signature over the raw bytes (5 minutes, constant time) → a request seen
+before is a replay; any of these failing is 401 and nothing changes, and nothing of the body was
+read. Then the body, read bounded (`channels.slack_clicks`), and the click: the workspace must be the
+tenant's; the click must be on a message waitgate posted for the interrupt its button names (the
+sent-messages record of that conversation and `ts`), with an action that message offered; the Slack
+member must be a principal of the tenant (the directory's contact points) and, as the resolve checks,
+the member the message reached or an eligible approver (buttons are an approval's alone). The
+decision goes through `resolve_answer` like any other — eligibility, quorum, exactly once — keyed by
+the click itself (Slack's `action_ts`), so a delivery Slack retries is the same request and resolves
+nothing twice.
+Slack is answered 200 at once whatever the click was; whoever clicked and did not simply decide is
+told why, in a message only they see.
 """
 
 from __future__ import annotations
@@ -19,30 +25,43 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from waitgate.channels import slack_replies
-from waitgate.channels.sent_messages import SlackWorkspace
-from waitgate.channels.slack_clicks import NotAClickError, SlackClick, claimed_tenant, parse_click
+from waitgate.channels.message_facts import BUTTON_ACTIONS
+from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
+from waitgate.channels.slack_clicks import NotAClickError, SlackClick, offered_on, parse_click
 from waitgate.errors import DeliveryFailedError, UnauthorizedError, WaitgateError
-from waitgate.identity import Caller
-from waitgate.ports import Contacts, ReplayGuard, SlackMessages, SlackSignatures, SlackWorkspaces
-from waitgate.records import IdempotencyRef, check_node_id
+from waitgate.identity import Caller, is_own_principal
+from waitgate.ports import (
+    Contacts,
+    ReplayGuard,
+    SentMessages,
+    SlackMessages,
+    SlackSignatures,
+    SlackWorkspaces,
+)
+from waitgate.records import DEFAULT_TENANT, IdempotencyRef, RunRef
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer
 
 logger = logging.getLogger(__name__)
 OPERATION = "resolveInterruptBySlack"
 REPLAY_WINDOW = timedelta(minutes=10)  # past Slack's 5 minutes either side of the timestamp
-DECISIONS = frozenset({"accept", "reject"})
 
 
 @dataclass(frozen=True)
 class SlackRequest:
-    body: str  # the raw body, as signed
+    body: bytes  # the raw body, as signed
     timestamp: str | None  # X-Slack-Request-Timestamp
     signature: str | None  # X-Slack-Signature
+    tenant: str = DEFAULT_TENANT  # the request URL's `?tenant=`: whose Slack app is asked
 
     @classmethod
-    def of(cls, body: str, headers: Mapping[str, str]) -> SlackRequest:
+    def of(cls, body: bytes, headers: Mapping[str, str], tenant: str | None = None) -> SlackRequest:
         lower = {name.lower(): value for name, value in headers.items()}
-        return cls(body, lower.get("x-slack-request-timestamp"), lower.get("x-slack-signature"))
+        return cls(
+            body,
+            lower.get("x-slack-request-timestamp"),
+            lower.get("x-slack-signature"),
+            tenant if tenant is not None else DEFAULT_TENANT,
+        )
 
 
 @dataclass(frozen=True)
@@ -53,6 +72,7 @@ class SlackDependencies:
     signatures: SlackSignatures
     replays: ReplayGuard
     messages: SlackMessages
+    sent: SentMessages
 
 
 def answer_interaction(request: SlackRequest, deps: SlackDependencies) -> str | None:
@@ -63,6 +83,8 @@ def answer_interaction(request: SlackRequest, deps: SlackDependencies) -> str | 
         click = parse_click(request.body)
     except NotAClickError:
         return None  # signed, but nothing of ours to do (acknowledged all the same)
+    if click.run.tenant_id != workspace.tenant_id:
+        return None  # a button of another tenant's message cannot be on this tenant's app's
     reply = _reply(click, workspace, deps)
     if reply is not None and click.channel_id:
         try:
@@ -76,8 +98,11 @@ def answer_interaction(request: SlackRequest, deps: SlackDependencies) -> str | 
 
 def _verified(request: SlackRequest, deps: SlackDependencies) -> SlackWorkspace:
     refused = UnauthorizedError("The Slack request signature is not valid.")
-    tenant = claimed_tenant(request.body)
-    workspace = deps.workspaces.workspace(tenant) if tenant else None
+    try:
+        tenant = RunRef.parse(request.tenant, "probe").tenant_id
+    except WaitgateError as error:
+        raise refused from error
+    workspace = deps.workspaces.workspace(tenant)
     if workspace is None or not deps.signatures.is_valid(
         workspace.signing_secret, request.body, request.timestamp, request.signature
     ):
@@ -95,15 +120,18 @@ def _reply(click: SlackClick, workspace: SlackWorkspace, deps: SlackDependencies
         return slack_replies.OTHER_WORKSPACE
     if click.opens_page:
         return None  # Slack opened the page's URL itself
+    message = offered_on(click, deps.sent.of_interrupt(click.run, click.node_id, click.interrupt_id, "slack"))
+    if message is None:
+        return slack_replies.NOT_OUR_MESSAGE
+    if click.action not in _buttons_of(message, click, deps):
+        return slack_replies.NOTHING_TO_DECIDE
     principal = deps.contacts.principal_of_slack_user(workspace.tenant_id, click.user_id)
-    if principal is None:
+    if principal is None or is_own_principal(principal):
         return slack_replies.NOT_LINKED
-    if click.action not in DECISIONS:
-        return "This button does not decide anything; nothing was recorded."
     caller = Caller(principal=principal, tenant_id=workspace.tenant_id, via="slack")
     command = ResolveCommand(
         run=click.run,
-        node_id=check_node_id(click.node_id),
+        node_id=click.node_id,
         resume_value={"action": click.action, "decidedAt": click.decided_at},
         caller=caller,
         interrupt_id=click.interrupt_id,
@@ -113,6 +141,18 @@ def _reply(click: SlackClick, workspace: SlackWorkspace, deps: SlackDependencies
         return slack_replies.reply_to(resolve_answer(command, _key(click, caller), deps.resolve))
     except WaitgateError as error:
         return slack_replies.refusal_reply(error)
+
+
+def _buttons_of(message: SentMessage, click: SlackClick, deps: SlackDependencies) -> tuple[str, ...]:
+    """The actions the message's buttons offered: as recorded, or, for a message recorded before
+    waitgate kept them, what the interrupt gave its message (an approval's accept and reject)."""
+    if message.buttons is not None:
+        return message.buttons
+    record = deps.resolve.store.load(click.run, click.node_id).interrupt
+    if record is None or record.interrupt_id != click.interrupt_id or record.kind != "approval":
+        return ()
+    actions = record.data.get("actions", [])
+    return tuple(action for action in BUTTON_ACTIONS if isinstance(actions, list) and action in actions)
 
 
 def _key(click: SlackClick, caller: Caller) -> IdempotencyRef:

@@ -10,9 +10,7 @@ from waitgate.http.openapi.components import component_schemas, ref
 from waitgate.http.openapi.operations import FORM, PROBLEM, Operation, Reply
 from waitgate.http.openapi.registry import OPERATIONS
 from waitgate.payloads.kinds import INTERRUPT_KINDS
-from waitgate.service.list_interrupts import DEFAULT_LIMIT as INBOX_DEFAULT
-from waitgate.service.list_interrupts import MAX_LIMIT as INBOX_MAX_LIMIT
-from waitgate.service.read_runs import MAX_PAGE
+from waitgate.service import list_interrupts, read_runs, read_webhook_events
 
 TITLE: Final = "waitgate"
 API_VERSION: Final = "2.1.0"
@@ -44,10 +42,10 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
     },
     "after": {
         "in": "query",
-        "schema": {"type": "integer", "minimum": 0, "default": 0},
+        "schema": read_runs.AFTER.schema(),
         "description": "Events with a greater seq (the previous page's `next`).",
     },
-    "limit": {"in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}},
+    "limit": {"in": "query", "schema": read_runs.LIMIT.schema()},
     "status": {
         "in": "query",
         "schema": {"type": "string", "enum": ["pending", "resolved"], "default": "pending"},
@@ -74,12 +72,13 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
     "pageLimit": {
         "name": "limit",
         "in": "query",
-        "schema": {"type": "integer", "minimum": 1, "maximum": INBOX_MAX_LIMIT, "default": INBOX_DEFAULT},
+        "schema": list_interrupts.LIMIT.schema(),
     },
     "cursor": {
         "in": "query",
         "schema": {"type": "string", "minLength": 1, "maxLength": 2048, "pattern": "^[A-Za-z0-9_-]+$"},
-        "description": "The previous answer's `next`.",
+        "description": "The previous answer's `next`, for the same caller and filter (it is MACed: any "
+        "other is 400 validation_error).",
     },
     "source": {
         "in": "path",
@@ -91,6 +90,18 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
         "in": "query",
         "schema": {"type": "string", "minLength": 1},
         "description": "The webhook source whose kept events to list.",
+    },
+    "slackTenant": {
+        "name": "tenant",
+        "in": "query",
+        "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,64}$", "default": "default"},
+        "description": "Whose Slack app signed the request: part of the Request URL you give that app.",
+    },
+    "eventsLimit": {
+        "name": "limit",
+        "in": "query",
+        "schema": read_webhook_events.LIMIT.schema(),
+        "description": "At most this many events.",
     },
     "eventStatus": {
         "name": "status",
