@@ -123,7 +123,15 @@ def test_publishers_and_deliverers_may_use_the_key(template: dict[str, Any]) -> 
 
 def test_what_a_replacement_or_deletion_would_lose_is_retained(template: dict[str, Any]) -> None:
     resources = template["Resources"]
-    for name in ("InterruptsTable", "DirectoryTable", "TokenSecret"):
+    # the state, the links' key, what was not delivered, and the key those queues are encrypted with
+    kept = (
+        "InterruptsTable",
+        "DirectoryTable",
+        "TokenSecret",
+        "DeliveryFailuresQueue",
+        "NotificationsParkingQueue",
+    )
+    for name in (*kept, "StackKey"):
         resource = resources[name]
         assert (resource["DeletionPolicy"], resource["UpdateReplacePolicy"]) == ("Retain", "Retain"), name
     for name in of_type(template, "AWS::DynamoDB::Table"):
