@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 
 from local.template.sam_template import REPO_ROOT, load_state_machine_definition, load_template, translate
+from tests.support.template_queries import own_state_machine_arns, subs_in
 
 ASL_SCHEMA = json.loads(
     (
@@ -135,23 +136,6 @@ def test_no_statement_grants_every_resource(translated: dict[str, Any]) -> None:
             assert set(actions) <= unscopable, statement
 
 
-def own_state_machine_arns(template: dict[str, Any]) -> set[str]:
-    """Each state machine of the template by its exact ARN, as a `Fn::Sub` text."""
-    prefix = "arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:"
-    machines = resources_of(template, "AWS::Serverless::StateMachine").values()
-    return {prefix + machine["Properties"]["Name"]["Fn::Sub"] for machine in machines}
-
-
-def subs_in(value: Any) -> set[str]:
-    """Every `Fn::Sub` text inside `value`."""
-    if isinstance(value, list):
-        return set().union(*(subs_in(item) for item in value)) if value else set()
-    if not isinstance(value, dict):
-        return set()
-    found = {value["Fn::Sub"]} if isinstance(value.get("Fn::Sub"), str) else set()
-    return found.union(*(subs_in(item) for item in value.values()))
-
-
 def test_task_responses_are_limited_to_this_stacks_and_named_state_machines(
     template: dict[str, Any], translated: dict[str, Any]
 ) -> None:
@@ -163,19 +147,6 @@ def test_task_responses_are_limited_to_this_stacks_and_named_state_machines(
     with_operators, own_only = statement["Resource"]["Fn::If"][1:]
     assert subs_in(with_operators) == subs_in(own_only) == own_state_machine_arns(template)
     assert "TaskStateMachineArns" in json.dumps(with_operators)
-
-
-def test_no_arn_or_pattern_matches_another_stack_by_the_stack_name_prefix(template: dict[str, Any]) -> None:
-    # Given a stack "wg": `wg-*` (or a prefix "wg-") also matches the resources of a stack "wg-2"
-    text = json.dumps(template["Resources"])
-    assert "${AWS::StackName}-*" not in text
-    assert '${AWS::StackName}-"' not in text
-    # And the run lifecycle's rule names the stack's state machines exactly, and its durable function
-    events = template["Resources"]["RunLifecycleFunction"]["Properties"]["Events"]
-    own = events["OwnStateMachines"]["Properties"]["Pattern"]["detail"]["stateMachineArn"]
-    assert subs_in(own) == own_state_machine_arns(template)
-    durable = json.dumps(events["OwnDurableFunctions"]["Properties"]["Pattern"]["detail"]["functionArn"])
-    assert durable.count("function:${AWS::StackName}-approval-sample") == 2
 
 
 def state_machine_files(template: dict[str, Any]) -> list[str]:

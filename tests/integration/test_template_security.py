@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from local.template.sam_template import load_template
+from tests.support.template_queries import own_state_machine_arns, subs_in
 
 WRITE_VERBS = ("Put", "Update", "Delete", "TransactWrite", "BatchWrite", "ConditionCheck", "Send", "Publish")
 READ_ONLY = (
@@ -123,7 +124,15 @@ def test_publishers_and_deliverers_may_use_the_key(template: dict[str, Any]) -> 
 
 def test_what_a_replacement_or_deletion_would_lose_is_retained(template: dict[str, Any]) -> None:
     resources = template["Resources"]
-    for name in ("InterruptsTable", "DirectoryTable", "TokenSecret"):
+    # the state, the links' key, what was not delivered, and the key those queues are encrypted with
+    kept = (
+        "InterruptsTable",
+        "DirectoryTable",
+        "TokenSecret",
+        "DeliveryFailuresQueue",
+        "NotificationsParkingQueue",
+    )
+    for name in (*kept, "StackKey"):
         resource = resources[name]
         assert (resource["DeletionPolicy"], resource["UpdateReplacePolicy"]) == ("Retain", "Retain"), name
     for name in of_type(template, "AWS::DynamoDB::Table"):
@@ -175,3 +184,16 @@ def test_a_read_only_function_holds_read_permissions_only(template: dict[str, An
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
+
+
+def test_no_arn_or_pattern_matches_another_stack_by_the_stack_name_prefix(template: dict[str, Any]) -> None:
+    # Given a stack "wg": `wg-*` (or a prefix "wg-") also matches the resources of a stack "wg-2"
+    text = json.dumps(template["Resources"])
+    assert "${AWS::StackName}-*" not in text
+    assert '${AWS::StackName}-"' not in text
+    # And the run lifecycle's rule names the stack's state machines exactly, and its durable function
+    events = template["Resources"]["RunLifecycleFunction"]["Properties"]["Events"]
+    own = events["OwnStateMachines"]["Properties"]["Pattern"]["detail"]["stateMachineArn"]
+    assert subs_in(own) == own_state_machine_arns(template)
+    durable = json.dumps(events["OwnDurableFunctions"]["Properties"]["Pattern"]["detail"]["functionArn"])
+    assert durable.count("function:${AWS::StackName}-approval-sample") == 2
