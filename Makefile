@@ -6,8 +6,14 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 export AWS_DEFAULT_REGION ?= us-east-1
 PYTEST_WORKERS ?= 2
+# Every pytest phase prints its 30 slowest steps and writes its cases where `make test`'s summary
+# (tests/phases.py) reads them; the unit and integration phases measure the layer's branch coverage.
+TEST_REPORTS := .cache/test-reports
+PYTEST = $(BIN)/pytest -q --durations=30 --junitxml=$(TEST_REPORTS)/$@.xml
+LAYER_COVERAGE = --cov=layers/waitgate/waitgate --cov-branch --cov-report=
+COVERAGE_DATA = COVERAGE_FILE=.cache/coverage/$@
 
-.PHONY: dev dev-fresh test lint typecheck validate unit integration e2e browser-deps axe-core build bench docs-check pictures docs-pictures clean help
+.PHONY: dev dev-fresh test static lint typecheck validate unit integration e2e browser-deps axe-core build bench docs-check pictures docs-pictures clean help
 
 help:
 	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000,"
@@ -66,28 +72,54 @@ dev: $(INSTALLED)
 dev-fresh: $(INSTALLED)
 	$(BIN)/waitgate dev --fresh
 
-lint: $(INSTALLED)
+# The static checks, run at the same time by `make static` (and so by `make test`): a new check is a
+# target of its own, added to this list.
+STATIC_CHECKS := ruff-check ruff-format lint-imports mypy cfn-lint
+.PHONY: $(STATIC_CHECKS)
+
+static: $(INSTALLED)
+	@$(MAKE) --no-print-directory -j$(words $(STATIC_CHECKS)) --output-sync=target $(STATIC_CHECKS)
+
+ruff-check: $(INSTALLED)
 	$(BIN)/ruff check .
+
+ruff-format: $(INSTALLED)
 	$(BIN)/ruff format --check .
+
+lint-imports: $(INSTALLED)
 	$(BIN)/lint-imports --no-cache
 
-typecheck: $(INSTALLED)
+mypy: $(INSTALLED)
 	$(BIN)/mypy layers/waitgate/waitgate functions local
 
-validate: $(INSTALLED)
+cfn-lint: $(INSTALLED)
 	$(BIN)/cfn-lint template.yaml
-	$(BIN)/pytest -q tests/integration/test_template.py
+
+lint: ruff-check ruff-format lint-imports
+
+typecheck: mypy
+
+# cfn-lint and the template's own tests (which `make test` runs in its integration phase, once).
+validate: cfn-lint
+	$(PYTEST) tests/integration/test_template.py
 
 unit: $(INSTALLED)
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) tests/unit
+	@mkdir -p .cache/coverage
+	$(COVERAGE_DATA) $(PYTEST) -n $(PYTEST_WORKERS) $(LAYER_COVERAGE) tests/unit
 
 integration: $(INSTALLED)
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) tests/integration
+	@mkdir -p .cache/coverage
+	$(COVERAGE_DATA) $(PYTEST) -n $(PYTEST_WORKERS) $(LAYER_COVERAGE) tests/integration
 
 e2e: $(INSTALLED) browser-deps axe-core
-	$(BIN)/pytest -q tests/e2e
+	$(PYTEST) tests/e2e
 
-test: lint typecheck validate unit integration e2e
+# make test's stages (tests/phases.py prints each phase's output, then their times, cases, slowest
+# tests and the layer's coverage): one after another, the phases of a stage at the same time.
+TEST_STAGES := static unit integration e2e
+
+test: $(INSTALLED) browser-deps axe-core
+	@$(BIN)/python -m tests.phases $(TEST_STAGES)
 
 bench: $(INSTALLED) $(SAM)
 	SAM=$(SAM) WAITGATE_RUNTIME_PYTHON=$(RUNTIME_PYTHON) $(BIN)/python -m bench
