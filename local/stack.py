@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from local.aws_clients import AwsClients
-from local.patches import check_moto_version, emf_lines, lambda_runtime, stopped_executions, task_failures
+from local.patches import (
+    check_moto_version,
+    emf_lines,
+    execution_ends,
+    lambda_runtime,
+    stopped_executions,
+    task_failures,
+)
 from local.patches.faults import install_faults
 from local.patches.lambda_runtime import FunctionRegistry
 from local.patches.moto_atomicity import serialize_dynamodb_operations
@@ -25,7 +32,7 @@ from local.standins.local_durable import LocalDurable
 from local.standins.metrics_log import MetricsLog
 from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
 from local.standins.oidc_flow import OidcFlow
-from local.standins.pumps import Pump
+from local.standins.pumps import Pump, stop_all
 from local.standins.schedule_pump import schedule_pump
 from local.standins.webhook_sources import configure_sources, described
 from local.state.kept_state import KeptState, start_line
@@ -173,6 +180,7 @@ class LocalStack:
         serialize_dynamodb_operations()
         install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
+        execution_ends.install()  # the execution-events pump hears of an execution's end at once
         task_failures.install()  # SendTaskFailure keeps its cause, as on AWS
         emf_lines.install(MetricsLog(self.settings.state_dir))  # EMF lines kept for dev-metrics
         self._streams = StreamDispatcher()
@@ -213,8 +221,7 @@ class LocalStack:
         if self._gateway is not None:
             self._gateway.stop()
             self._gateway = None
-        for pump in self._pumps:
-            pump.stop()
+        stop_all(self._pumps)  # together: as long as the slowest, not their sum
         self._pumps = []
         if self._channels is not None:
             self._channels.stop()

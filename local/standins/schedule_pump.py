@@ -2,7 +2,9 @@
 
 Every tick lists the schedules, invokes the target Lambda (through moto's Invoke, so our handler runs
 in-process) of each whose `at()` time has come, with the schedule's Input, and deletes it (as
-ActionAfterCompletion DELETE does). A failed invocation is tried again on later ticks, as
+ActionAfterCompletion DELETE does). A schedule's due time is read once per version of it (its
+LastModificationDate), so a tick asks for the details of the new and the due ones only, not of
+every schedule that waits. A failed invocation is tried again on later ticks, as
 Scheduler's retry policy would, up to MAX_ATTEMPTS.
 """
 
@@ -35,16 +37,24 @@ class SchedulePump:
     def __init__(self, clients: Any) -> None:
         self._clients = clients
         self._attempts: dict[str, int] = {}
+        self._due: dict[tuple[str, str, Any], datetime | None] = {}  # (group, name, version) → due time
 
     def tick(self) -> None:
         scheduler = self._clients("scheduler")
         now = datetime.now(UTC)
+        listed = set()
         for summary in _all_schedules(scheduler):
             name, group = summary["Name"], summary.get("GroupName", "default")
-            schedule = scheduler.get_schedule(Name=name, GroupName=group)
-            due = due_time(schedule.get("ScheduleExpression", ""))
+            version = (group, name, summary.get("LastModificationDate"))
+            listed.add(version)
+            schedule = None
+            if version not in self._due:
+                schedule = scheduler.get_schedule(Name=name, GroupName=group)
+                self._due[version] = due_time(schedule.get("ScheduleExpression", ""))
+            due = self._due[version]
             if due is None or due > now:
                 continue
+            schedule = schedule or scheduler.get_schedule(Name=name, GroupName=group)
             fired = self._fire(schedule)
             given_up = not fired and self._attempts.get(name, 0) >= MAX_ATTEMPTS
             if given_up:
@@ -52,6 +62,7 @@ class SchedulePump:
             if fired or given_up:
                 scheduler.delete_schedule(Name=name, GroupName=group)
                 self._attempts.pop(name, None)
+        self._due = {version: due for version, due in self._due.items() if version in listed}
 
     def _fire(self, schedule: dict[str, Any]) -> bool:
         target = schedule["Target"]
