@@ -1,6 +1,7 @@
 """`make test`'s runner: stages one after another, the phases (make targets) of a stage at the same
-time; each phase's output printed whole when it ends, and at the end a table of every phase's time,
-cases and five slowest tests, and the layer's coverage.
+time; each phase's output printed whole when it ends, and at the end a table of every phase's time
+(wall clock, and the CPU its processes used: on a shared machine the steadier figure), cases and
+five slowest tests, and the layer's coverage.
 
     python -m tests.phases "static" "unit" "integration e2e"
 
@@ -12,6 +13,7 @@ with a failed phase is the last one run, as with make.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -38,6 +40,7 @@ class Phase:
     seconds: float = 0.0
     returncode: int | None = None
     cases: list[Case] = field(default_factory=list)
+    cpu_seconds: float = 0.0  # of the phase's processes (those it waited for), user and system
 
     @property
     def passed(self) -> bool:
@@ -70,12 +73,18 @@ def run_stage(names: list[str]) -> list[Phase]:
     phases = []
     while running:
         for name, (process, log) in list(running.items()):
-            if process.poll() is None:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid == 0:
                 continue
             del running[name]
+            process.returncode = os.waitstatus_to_exitcode(status)
             phase = Phase(name, time.monotonic() - started, process.returncode, cases_of(name))
+            phase.cpu_seconds = usage.ru_utime + usage.ru_stime
             log.seek(0)
-            print(f"\n===== {name}: {'passed' if phase.passed else 'FAILED'} in {phase.seconds:.0f} s =====")
+            print(
+                f"\n===== {name}: {'passed' if phase.passed else 'FAILED'} in {phase.seconds:.0f} s"
+                f" ({phase.cpu_seconds:.0f} CPU-s) ====="
+            )
             print(log.read(), end="", flush=True)
             log.close()
             phases.append(phase)
@@ -124,11 +133,20 @@ def coverage_line() -> str:
 
 
 def summary(phases: list[Phase], seconds: float) -> str:
-    lines = ["", "===== make test: summary =====", f"{'phase':<14}{'result':<9}{'seconds':>8}  cases"]
+    lines = [
+        "",
+        "===== make test: summary =====",
+        f"{'phase':<14}{'result':<9}{'seconds':>8}{'CPU-s':>8}  cases",
+    ]
     for phase in phases:
         result = "passed" if phase.passed else "FAILED"
-        lines.append(f"{phase.name:<14}{result:<9}{phase.seconds:>8.0f}  {phase.counts()}")
-    lines.append(f"{'total':<23}{seconds:>8.0f}  {sum(len(p.cases) for p in phases)} cases")
+        lines.append(
+            f"{phase.name:<14}{result:<9}{phase.seconds:>8.0f}{phase.cpu_seconds:>8.0f}  {phase.counts()}"
+        )
+    cpu = sum(p.cpu_seconds for p in phases)
+    load = " ".join(Path("/proc/loadavg").read_text(encoding="utf-8").split()[:3])
+    lines.append(f"{'total':<23}{seconds:>8.0f}{cpu:>8.0f}  {sum(len(p.cases) for p in phases)} cases")
+    lines.append(f"(seconds: wall clock, from the stage's start; load average at the end: {load})")
     for phase in phases:
         if phase.cases:
             lines.append(f"slowest of {phase.name}:")
