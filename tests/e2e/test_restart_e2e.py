@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LocalStackHandle, run_local, running_stack
+from tests.e2e.conftest import OWN_STACKS, LocalStackHandle, run_local, running_stack
 from tests.e2e.waiting import wait_for
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, OWN_STACKS]
 
 DECISION = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
 
