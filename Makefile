@@ -5,7 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 export AWS_DEFAULT_REGION ?= us-east-1
+# Every property test at its full example count (tests/conftest.py's profiles).
+export HYPOTHESIS_PROFILE ?= ci
 PYTEST_WORKERS ?= 2
+# The e2e tests' xdist workers, each with a local stack of its own.
+E2E_WORKERS ?= 2
 # Every pytest phase prints its 30 slowest steps and writes its cases where `make test`'s summary
 # (tests/phases.py) reads them; the unit and integration phases measure the layer's branch coverage.
 TEST_REPORTS := .cache/test-reports
@@ -112,11 +116,12 @@ integration: $(INSTALLED)
 	$(COVERAGE_DATA) $(PYTEST) -n $(PYTEST_WORKERS) $(LAYER_COVERAGE) tests/integration
 
 e2e: $(INSTALLED) browser-deps axe-core
-	$(PYTEST) tests/e2e
+	$(PYTEST) -n $(E2E_WORKERS) --dist loadgroup tests/e2e
 
 # make test's stages (tests/phases.py prints each phase's output, then their times, cases, slowest
-# tests and the layer's coverage): one after another, the phases of a stage at the same time.
-TEST_STAGES := static unit integration e2e
+# tests and the layer's coverage): one after another, the phases of a stage at the same time (on two
+# cores, one phase's waits and last slow tests leave the other's work room).
+TEST_STAGES := "static unit" "integration e2e"
 
 test: $(INSTALLED) browser-deps axe-core
 	@$(BIN)/python -m tests.phases $(TEST_STAGES)
