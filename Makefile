@@ -5,9 +5,19 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 export AWS_DEFAULT_REGION ?= us-east-1
+# Every property test at its full example count (tests/conftest.py's profiles).
+export HYPOTHESIS_PROFILE ?= ci
 PYTEST_WORKERS ?= 2
+# The e2e tests' xdist workers, each with a local stack of its own.
+E2E_WORKERS ?= 2
+# Every pytest phase prints its 30 slowest steps and writes its cases where `make test`'s summary
+# (tests/phases.py) reads them; the unit and integration phases measure the layer's branch coverage.
+TEST_REPORTS := .cache/test-reports
+PYTEST = $(BIN)/pytest -q --durations=30 --junitxml=$(TEST_REPORTS)/$@.xml
+LAYER_COVERAGE = --cov=layers/waitgate/waitgate --cov-branch --cov-report=
+COVERAGE_DATA = COVERAGE_FILE=.cache/coverage/$@
 
-.PHONY: dev dev-fresh test lint typecheck validate checkov unit integration e2e browser-deps axe-core build bench docs-check pictures docs-pictures clean help
+.PHONY: dev dev-fresh test static lint typecheck validate checkov unit integration e2e browser-deps axe-core build bench docs-check pictures docs-pictures clean help
 
 help:
 	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000,"
@@ -69,17 +79,36 @@ dev: $(INSTALLED)
 dev-fresh: $(INSTALLED)
 	$(BIN)/waitgate dev --fresh
 
-lint: $(INSTALLED)
+# The static checks, run at the same time by `make static` (and so by `make test`): a new check is a
+# target of its own, added to this list.
+STATIC_CHECKS := ruff-check ruff-format lint-imports mypy cfn-lint checkov
+.PHONY: $(STATIC_CHECKS)
+
+static: $(INSTALLED)
+	@$(MAKE) --no-print-directory -j$(words $(STATIC_CHECKS)) --output-sync=target $(STATIC_CHECKS)
+
+ruff-check: $(INSTALLED)
 	$(BIN)/ruff check .
+
+ruff-format: $(INSTALLED)
 	$(BIN)/ruff format --check .
+
+lint-imports: $(INSTALLED)
 	$(BIN)/lint-imports --no-cache
 
-typecheck: $(INSTALLED)
+mypy: $(INSTALLED)
 	$(BIN)/mypy layers/waitgate/waitgate functions local
 
-validate: $(INSTALLED)
+cfn-lint: $(INSTALLED)
 	$(BIN)/cfn-lint --include-checks I -- template.yaml
-	$(BIN)/pytest -q tests/integration/test_template.py
+
+lint: ruff-check ruff-format lint-imports
+
+typecheck: mypy
+
+# cfn-lint and the template's own tests (which `make test` runs in its integration phase, once).
+validate: cfn-lint
+	$(PYTEST) tests/integration/test_template.py
 
 # checkov in a venv of its own (it pins boto3 1.35, the project 1.44), on the template as written: zero
 # failures; each skip is justified in its resource's Metadata.checkov.skip (docs/deploy.md, "Static checks").
@@ -95,15 +124,23 @@ checkov: $(CHECKOV)
 	.cache/checkov/bin/checkov --skip-download --quiet --compact --framework cloudformation -f template.yaml
 
 unit: $(INSTALLED)
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) tests/unit
+	@mkdir -p .cache/coverage
+	$(COVERAGE_DATA) $(PYTEST) -n $(PYTEST_WORKERS) $(LAYER_COVERAGE) tests/unit
 
 integration: $(INSTALLED)
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) tests/integration
+	@mkdir -p .cache/coverage
+	$(COVERAGE_DATA) $(PYTEST) -n $(PYTEST_WORKERS) $(LAYER_COVERAGE) tests/integration
 
 e2e: $(INSTALLED) browser-deps axe-core
-	$(BIN)/pytest -q tests/e2e
+	$(PYTEST) -n $(E2E_WORKERS) --dist loadgroup tests/e2e
 
-test: lint typecheck validate checkov unit integration e2e
+# make test's stages (tests/phases.py prints each phase's output, then their times, cases, slowest
+# tests and the layer's coverage): one after another, the phases of a stage at the same time (on two
+# cores, one phase's waits and last slow tests leave the other's work room).
+TEST_STAGES := "static unit" "integration e2e"
+
+test: $(INSTALLED) browser-deps axe-core
+	@$(BIN)/python -m tests.phases $(TEST_STAGES)
 
 bench: $(INSTALLED) $(SAM)
 	SAM=$(SAM) WAITGATE_RUNTIME_PYTHON=$(RUNTIME_PYTHON) $(BIN)/python -m bench

@@ -15,6 +15,7 @@ from local.patches import (
     async_invocations,
     check_moto_version,
     emf_lines,
+    execution_ends,
     lambda_runtime,
     past_schedules,
     state_data_limit,
@@ -36,7 +37,7 @@ from local.standins.local_durable import LocalDurable
 from local.standins.metrics_log import MetricsLog
 from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMotoServer, start_moto
 from local.standins.oidc_flow import OidcFlow
-from local.standins.pumps import Pump
+from local.standins.pumps import Pump, stop_all
 from local.standins.schedule_pump import schedule_pump
 from local.standins.webhook_sources import configure_sources, described
 from local.state.kept_state import KeptState, start_line
@@ -188,6 +189,7 @@ class LocalStack:
         honour_client_request_tokens()  # a repeated TransactWriteItems token is applied once, as on AWS
         install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
+        execution_ends.install()  # the execution-events pump hears of an execution's end at once
         task_failures.install()  # SendTaskFailure keeps its cause, as on AWS
         state_data_limit.install()  # States.ALL does not catch States.DataLimitExceeded, as on AWS
         past_schedules.install()  # a one-time schedule in the past is refused, as on AWS
@@ -231,8 +233,7 @@ class LocalStack:
         if self._gateway is not None:
             self._gateway.stop()
             self._gateway = None
-        for pump in self._pumps:
-            pump.stop()
+        stop_all(self._pumps)  # together: as long as the slowest, not their sum
         self._pumps = []
         if self._channels is not None:
             self._channels.stop()

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 from local.cli.dev_log import configure_logging
 from local.patches import MotoVersionError
@@ -78,4 +79,14 @@ def run_dev(arguments: argparse.Namespace) -> int:
         pass
     logging.getLogger(__name__).info("stopping the local stack")
     stack.stop()
-    return 0
+    _end_process_now()
+
+
+def _end_process_now() -> NoReturn:
+    """Exit 0 with everything said, skipping the interpreter's teardown: the stack is stopped, its
+    state saved and its child ended, and collecting the heap moto and boto3 leave behind would
+    take seconds more (tens on a loaded machine) for nothing."""
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from local.patches import replace_attribute
+from local.patches import execution_ends, replace_attribute
 
 
 def install() -> None:
@@ -25,6 +25,7 @@ def install() -> None:
             if self.exec_status == ExecutionStatus.RUNNING:
                 self.exec_status = ExecutionStatus.ABORTED
                 self.stop_date = stop_date
+                execution_ends.ended()
 
         return stop
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from local.stack import LocalStack
 
 INBOX_QUEUE_NAME = "waitgate-local-inbox"
-INTERVAL_SECONDS = 0.1
+LONG_POLL_SECONDS = 1  # as the SQS pollers (local.standins.queue_poller)
 Notice = dict[str, Any]  # channel (sns, email, slack), recipient, runId, nodeId, subject, link, ...
 
 
@@ -99,12 +99,20 @@ class InboxPump:
         self._clients, self._queue_url, self._log = clients, queue_url, log
 
     def tick(self) -> None:
+        """What comes within a long poll, and whatever follows it."""
+        self._move(LONG_POLL_SECONDS)
+
+    def final_tick(self) -> None:
+        """What the queue holds as the stack stops, without waiting for more."""
+        self._move(0)
+
+    def _move(self, wait_seconds: int) -> None:
         sqs = self._clients("sqs")
         while messages := sqs.receive_message(
             QueueUrl=self._queue_url,
             MaxNumberOfMessages=10,
             VisibilityTimeout=30,
-            WaitTimeSeconds=0,
+            WaitTimeSeconds=wait_seconds,
             MessageSystemAttributeNames=["SentTimestamp"],  # (AttributeNames: deprecated, queue attributes)
         ).get("Messages", []):
             self._log.append(sorted((notice_of(m) for m in messages), key=lambda n: n["sentAt"]))
@@ -121,4 +129,4 @@ def count_notices(state_dir: StateDir) -> int:
 def inbox_pump(stack: LocalStack) -> Pump:
     assert stack.context is not None
     pump = InboxPump(stack.context.clients, stack.inbox_url, InboxLog(stack.settings.state_dir))
-    return Pump("inbox", pump.tick, INTERVAL_SECONDS, final_tick=pump.tick)
+    return Pump("inbox", pump.tick, interval_seconds=0, final_tick=pump.final_tick)

@@ -1,6 +1,7 @@
-"""Lambda's SQS poller, played locally: each SQS event source mapping of the template is polled a few
-times a second, its messages handed to the function in batches, deleted when handled, and left on the
-queue (to come back after their visibility timeout, or the backoff the handler set) when not.
+"""Lambda's SQS poller, played locally: each SQS event source mapping of the template is long-polled
+(a receive waits up to a second for a message, and returns as soon as one comes), its messages handed
+to the function in batches, deleted when handled, and left on the queue (to come back after their
+visibility timeout, or the backoff the handler set) when not.
 
 moto would invoke the function inside SendMessage itself, in the SNS publish of the notice: the
 request that suspends would wait on the e-mail and Slack deliveries, and a failed delivery would be
@@ -22,7 +23,9 @@ if TYPE_CHECKING:
     from local.stack import LocalStack
 
 logger = logging.getLogger(__name__)
-INTERVAL_SECONDS = 0.1
+# A receive waits this long for a message (moto wakes it when one is sent): an idle poller asks once a
+# second instead of ten times, and a stopping stack waits at most this long for it.
+LONG_POLL_SECONDS = 1
 MAX_BATCH = 10  # ReceiveMessage's own limit
 
 
@@ -49,7 +52,7 @@ class QueuePoller:
             MaxNumberOfMessages=min(MAX_BATCH, self._mapping.batch_size),
             MessageSystemAttributeNames=["All"],
             MessageAttributeNames=["All"],
-            WaitTimeSeconds=0,
+            WaitTimeSeconds=LONG_POLL_SECONDS,
         ).get("Messages", []):
             handled = self._invoke(messages)
             entries = [
@@ -102,14 +105,14 @@ class QueuePoller:
 
 
 def queue_pumps(stack: LocalStack) -> list[Pump]:
-    """One poller per SQS event source mapping the template declares."""
+    """One poller per SQS event source mapping the template declares; each tick waits by itself."""
     assert stack.context is not None
     context = stack.context
     return [
         Pump(
             f"sqs-{mapping.function_name}",
             QueuePoller(context.clients, mapping, context.region).tick,
-            INTERVAL_SECONDS,
+            interval_seconds=0,
         )
         for mapping in context.queue_mappings
     ]

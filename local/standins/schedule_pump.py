@@ -6,7 +6,8 @@ asynchronous-invocation worker, `local.patches.async_invocations`, which retries
 and then sends it to the function's OnFailure destination), with the schedule's Input, and deletes
 it (as ActionAfterCompletion DELETE does). An invocation Lambda does not accept (the function is
 gone, throttled) is Scheduler's to retry: on later ticks, up to the target's RetryPolicy (at most
-MAX_ATTEMPTS here), and then to the target's DeadLetterConfig queue, as Scheduler does.
+MAX_ATTEMPTS here), and then to the target's DeadLetterConfig queue, as Scheduler does. A schedule's due time is read once per version of it (its LastModificationDate), so
+a tick asks for the details of the new and the due ones only, not of every schedule that waits.
 """
 
 from __future__ import annotations
@@ -39,16 +40,24 @@ class SchedulePump:
     def __init__(self, clients: Any) -> None:
         self._clients = clients
         self._attempts: dict[str, int] = {}
+        self._due: dict[tuple[str, str, Any], datetime | None] = {}  # (group, name, version) → due time
 
     def tick(self) -> None:
         scheduler = self._clients("scheduler")
         now = datetime.now(UTC)
+        listed = set()
         for summary in _all_schedules(scheduler):
             name, group = summary["Name"], summary.get("GroupName", "default")
-            schedule = scheduler.get_schedule(Name=name, GroupName=group)
-            due = due_time(schedule.get("ScheduleExpression", ""))
+            version = (group, name, summary.get("LastModificationDate"))
+            listed.add(version)
+            schedule = None
+            if version not in self._due:
+                schedule = scheduler.get_schedule(Name=name, GroupName=group)
+                self._due[version] = due_time(schedule.get("ScheduleExpression", ""))
+            due = self._due[version]
             if due is None or due > now:
                 continue
+            schedule = schedule or scheduler.get_schedule(Name=name, GroupName=group)
             error = self._fire(schedule)
             attempts = self._attempts.get(name, 0)
             given_up = error is not None and attempts >= attempts_allowed(schedule["Target"])
@@ -58,6 +67,7 @@ class SchedulePump:
             if error is None or given_up:
                 scheduler.delete_schedule(Name=name, GroupName=group)
                 self._attempts.pop(name, None)
+        self._due = {version: due for version, due in self._due.items() if version in listed}
 
     def _fire(self, schedule: dict[str, Any]) -> ClientError | None:
         """Hand the event to Lambda; what Lambda answered when it did not take it."""

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import subprocess
 import sys
 import urllib.error
@@ -19,6 +22,14 @@ import pytest
 from local.stack_process import StackDidNotStartError, started_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# `make e2e` runs these tests on xdist workers (`--dist loadgroup`), each worker with a session stack of
+# its own (`local_stack`). A group's tests run on one worker, one after another: the tests that start
+# stacks of their own (so one such stack at a time starts beside the workers' stacks), the docs'
+# walk-throughs (on one docs stack) and the browser tests (on one pair of browsers).
+OWN_STACKS = pytest.mark.xdist_group("own-stacks")
+DOCS_STACK = pytest.mark.xdist_group("docs-stack")
+BROWSERS = pytest.mark.xdist_group("browsers")
 
 
 @dataclass(frozen=True)
@@ -137,6 +148,7 @@ class LocalStackHandle:
 
 
 def run_local(arguments: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`python -m local ARGUMENTS` (which is `waitgate ARGUMENTS`) as a process of its own."""
     return subprocess.run(
         [sys.executable, "-m", "local", *arguments],
         cwd=REPO_ROOT,
@@ -146,6 +158,29 @@ def run_local(arguments: list[str], environment: dict[str, str]) -> subprocess.C
         timeout=60,
         check=False,
     )
+
+
+def run_in_process(arguments: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`waitgate ARGUMENTS` in this process: the command's own `main`, with `environment` as the
+    process's environment while it runs and its output and exit code caught, as `run_local` would
+    have them. For the commands that need no stack (help, usage errors, "no stack is running"): the
+    same code without an interpreter's start each time. Not for use from more than one thread."""
+    from local.cli.main import main
+
+    saved = dict(os.environ)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    try:
+        os.environ.clear()
+        os.environ.update(environment)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                code = main(arguments)
+            except SystemExit as exit_:  # argparse's --help, --version and usage errors
+                code = exit_.code if isinstance(exit_.code, int) else int(exit_.code is not None)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return subprocess.CompletedProcess(arguments, code, stdout.getvalue(), stderr.getvalue())
 
 
 @contextmanager

@@ -1,5 +1,8 @@
 """The `waitgate` command as a newcomer meets it: --version, --help, one-line errors with no stack,
-and a dev-inbox that lists every notice the stack sent."""
+and a dev-inbox that lists every notice the stack sent.
+
+What needs no stack (help, usage errors, "no stack is running") runs the command's `main` in this
+process (`run_in_process`); `--version` runs it as a process, as a newcomer does."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from typing import Any
 import pytest
 
 from local.stack_process import free_port, stack_environment
-from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, run_local
+from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, run_in_process, run_local
 from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -78,7 +81,7 @@ def test_a_command_with_no_stack_says_so_in_one_line(tmp_path: Path, command: li
     # Given no local stack running for the state directory (none ever, or one that stopped)
     environment = stack_environment(tmp_path) if state == "never started" else stopped_stack_dir(tmp_path)
     # When a command that needs one runs
-    answer = run_local(command, environment)
+    answer = run_in_process(command, environment)
     # Then it exits 1 with one line that says so, and no traceback
     assert answer.returncode == 1
     assert answer.stdout == ""
@@ -89,7 +92,7 @@ def test_a_command_with_no_stack_says_so_in_one_line(tmp_path: Path, command: li
 @pytest.mark.parametrize("command", HELPS, ids=lambda c: " ".join(c) or "waitgate")
 def test_every_help_says_what_it_does_with_an_example(command: list[str]) -> None:
     # When --help is asked of a command
-    answer = run_local([*command, "--help"], dict(os.environ))
+    answer = run_in_process([*command, "--help"], dict(os.environ))
     # Then it exits 0 and shows a description and one example of the command itself
     assert answer.returncode == 0, answer.stderr
     text = answer.stdout
@@ -101,7 +104,7 @@ def test_every_help_says_what_it_does_with_an_example(command: list[str]) -> Non
 
 def test_the_top_help_and_dev_help_name_the_variables_and_defaults() -> None:
     for command in ([], ["dev"]):
-        text = run_local([*command, "--help"], dict(os.environ)).stdout
+        text = run_in_process([*command, "--help"], dict(os.environ)).stdout
         for variable, default in (("WAITGATE_PORT", "3000"), ("WAITGATE_AWS_PORT", "4566")):
             assert variable in text and f"(default {default})" in text
         assert "WAITGATE_STATE_DIR" in text and "(default .waitgate)" in text
@@ -111,7 +114,7 @@ def test_the_top_help_and_dev_help_name_the_variables_and_defaults() -> None:
     "command", [["no-such-command"], ["dev-jwt"], ["dev-inbox", "--json", "--link"], []], ids=" ".join
 )
 def test_a_usage_error_is_one_line_and_exit_1(command: list[str]) -> None:
-    answer = run_local(command, dict(os.environ))
+    answer = run_in_process(command, dict(os.environ))
     assert answer.returncode == 1
     assert answer.stderr.count("\n") == 1 and "--help" in answer.stderr, answer.stderr
 

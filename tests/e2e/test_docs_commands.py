@@ -28,9 +28,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, running_stack
+from tests.e2e.conftest import DOCS_STACK, REPO_ROOT, LocalStackHandle, running_stack
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, DOCS_STACK]
 
 DOCUMENTS = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```(bash|text)\n(.*?)^```", re.MULTILINE | re.DOTALL)

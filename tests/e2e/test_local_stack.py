@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from local.stack_process import stack_environment, started_stack
 from local.standins.jwt_issuer import LocalIssuer, caller_claims
 from local.state.state_dir import StateDir
-from tests.e2e.conftest import LocalStackHandle, run_local
+from tests.e2e.conftest import OWN_STACKS, LocalStackHandle, run_local
 from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -262,6 +262,7 @@ def test_log_lines_name_their_function_and_resolves_log_no_task_gone(local_stack
         assert "interrupt.delivery_failed" not in [event["type"] for event in events]
 
 
+@OWN_STACKS
 def test_sigterm_stops_the_stack_cleanly(tmp_path: Path) -> None:
     # Given a stack of its own
     with started_stack(tmp_path) as stack:
@@ -278,6 +279,7 @@ def test_sigterm_stops_the_stack_cleanly(tmp_path: Path) -> None:
             probe.bind(("127.0.0.1", int(environment[variable])))
 
 
+@OWN_STACKS
 def test_a_port_in_use_is_named_with_its_variable(tmp_path: Path) -> None:
     # Given some other program listening on the AWS port
     environment = stack_environment(tmp_path)

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LocalStackHandle, run_local, running_stack
+from tests.e2e.conftest import OWN_STACKS, LocalStackHandle, run_local, running_stack
 from tests.e2e.test_durable_e2e import DurableRun
 from tests.e2e.waiting import wait_for
 from tests.support.links import BROWSER_ACCEPT
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, OWN_STACKS]
 
 DECISION = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
 

@@ -4,10 +4,12 @@ script, one that runs none (the site setting a person changes), and axe-core to 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import BROWSERS
 from tests.e2e.page.browsers import Axe, BrowserMissing, axe_source, chromium
 from tests.e2e.page.person import Person
 
@@ -56,3 +58,11 @@ def anyone(request: pytest.FixtureRequest, scripted_browser: Any, plain_browser:
     """The same person, once with the page's script and once without."""
     scripts = bool(request.param)
     return Person(scripted_browser if scripts else plain_browser, axe, scripts=scripts)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test on the one worker that starts the browsers (tests.e2e.conftest.BROWSERS)."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(BROWSERS)

@@ -1,0 +1,91 @@
+"""The stack's pumps: a wake-up ticks at once, and a stack's pumps are stopped together."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from local.standins.pumps import Pump, stop_all
+
+LONG = 3600.0  # an interval no test waits out
+
+
+def test_a_woken_pump_ticks_without_waiting_out_its_interval() -> None:
+    # Given a pump that ticks once an hour
+    ticked = threading.Event()
+    pump = Pump("woken", ticked.set, interval_seconds=LONG)
+    pump.start()
+    try:
+        # When something wakes it, Then it ticks
+        pump.wake()
+        assert ticked.wait(timeout=60)
+    finally:
+        pump.stop()
+
+
+def test_stop_all_tells_every_pump_before_it_waits_for_any() -> None:
+    # Given a pump in a tick that waits (a long poll, say) and a second pump
+    release = threading.Event()
+    ticking = threading.Event()
+
+    def long_poll() -> None:
+        ticking.set()
+        release.wait(timeout=60)
+
+    first = Pump("first", long_poll, interval_seconds=0)
+    second = Pump("second", lambda: None, interval_seconds=LONG)
+    first.start()
+    second.start()
+    assert ticking.wait(timeout=60)
+    # When both are stopped together
+    stopper = threading.Thread(target=stop_all, args=([first, second],))
+    stopper.start()
+    # Then the second is told to stop while the first is still in its tick
+    assert wait_until(lambda: second.stopping)
+    assert stopper.is_alive()
+    # And both end once the first tick returns
+    release.set()
+    stopper.join(timeout=60)
+    assert not stopper.is_alive()
+
+
+def wait_until(condition: Callable[[], bool], bound_seconds: float = 60) -> bool:
+    deadline = time.monotonic() + bound_seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_final_ticks_run_in_the_pumps_order_after_every_thread_ended() -> None:
+    # Given three pumps with a final tick each
+    order: list[str] = []
+    pumps = [
+        Pump(name, lambda: None, interval_seconds=LONG, final_tick=lambda name=name: order.append(name))
+        for name in ("schedules", "inbox", "autosave")
+    ]
+    for pump in pumps:
+        pump.start()
+    # When they stop together, Then the final ticks run once each, the autosave's last
+    stop_all(pumps)
+    assert order == ["schedules", "inbox", "autosave"]
+
+
+def test_a_failing_tick_does_not_end_the_pump() -> None:
+    # Given a pump whose first tick fails
+    calls: list[int] = []
+
+    def tick() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("moto is not up yet")
+
+    pump = Pump("flaky", tick, interval_seconds=LONG)
+    pump.start()
+    try:
+        # When it is woken after the failure, Then it ticks again
+        assert wait_until(lambda: bool(pump.wake() or len(calls) >= 2))
+    finally:
+        pump.stop()
