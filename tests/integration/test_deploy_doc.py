@@ -12,7 +12,7 @@ from local.template.sam_template import REPO_ROOT, load_template
 DEPLOY_DOC = REPO_ROOT / "docs" / "deploy.md"
 # Documented ahead of the change that adds it to the template (issue #27: the samples behind a
 # parameter); once it is there, this set must be emptied, or the test fails.
-DOCUMENTED_AHEAD = {"DeploySamples"}
+DOCUMENTED_AHEAD: set[str] = set()  # a parameter the table lists before the template has it
 
 
 def parameter_rows() -> dict[str, str]:
