@@ -106,7 +106,15 @@ def test_an_expiry_that_fails_three_times_reaches_its_on_failure_queue_and_its_a
         stateMachineArn=local_stack.state_machines["interrupt"],
         name=run_id,
         input=json.dumps(
-            {"tenantId": tenant, "interrupt": {"kind": "custom", "key": "k", "timeoutMs": 600_000}}
+            {
+                "tenantId": tenant,
+                "interrupt": {
+                    "kind": "custom",
+                    "key": "k",
+                    "data": {"customKind": "acme.survey"},
+                    "timeoutMs": 600_000,
+                },
+            }
         ),
     )["executionArn"]
     scheduler, group = local_stack.client("scheduler"), "waitgate-local-deadlines"
