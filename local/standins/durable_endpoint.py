@@ -40,6 +40,9 @@ NAMING_SECONDS = 10  # the runner invokes a new execution before its start is an
 _CALLBACK_PATH = re.compile(r"(/durable-execution-callbacks/)[^\s?/]+")
 
 
+LOCAL_ALIAS_VERSION = "1"  # the version an alias names in an execution's ARN (nothing is published locally)
+
+
 @dataclass(frozen=True)
 class DurableFunction:
     """A durable function of the stack: its name and its DurableConfig."""
@@ -147,8 +150,11 @@ class DurableEndpoint:
         return answer
 
     def _aws_arn(self, function: str, qualifier: str, name: str, runner_arn: str) -> str:
+        """Lambda's form: the qualifier is the version that runs ($LATEST or a number; an alias is
+        resolved to its version, which is 1 here: the local stack publishes nothing)."""
         execution_id = runner_arn.rsplit("/", 1)[-1]  # the SDK reads its execution operation's id here
-        prefix = f"arn:aws:lambda:{self._region}:{self._account}:function:{function}:{qualifier}"
+        version = qualifier if qualifier == "$LATEST" or qualifier.isdigit() else LOCAL_ALIAS_VERSION
+        prefix = f"arn:aws:lambda:{self._region}:{self._account}:function:{function}:{version}"
         return f"{prefix}/durable-execution/{name}/{execution_id}"
 
     def _proxy(self, request: Request, segments: list[str]) -> Response:

@@ -19,9 +19,11 @@ from typing import Any
 import boto3
 import pytest
 
+from local.patches import strict_requests
 from local.stack_process import StackDidNotStartError, started_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+strict_requests.install()  # the tests' own AWS calls are checked as the stack checks its own
 
 # `make e2e` runs these tests on xdist workers (`--dist loadgroup`), each worker with a session stack of
 # its own (`local_stack`). A group's tests run on one worker, one after another: the tests that start
@@ -219,3 +221,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
     with running_stack(tmp_path_factory.mktemp("waitgate-state")) as stack:
         yield stack
+
+
+REFUSED_LINE = "AWS would refuse"  # local.patches.strict_requests: a call the stack made that AWS refuses
+
+
+@pytest.fixture(autouse=True)
+def refuses_what_aws_refuses(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test fails when it, or the stack while it ran, made a call AWS would refuse."""
+    stack = request.getfixturevalue("local_stack") if "local_stack" in request.fixturenames else None
+    seen = len(stack.output) if stack is not None else 0
+    strict_requests.TALLY.take()
+    yield
+    refused = [str(violation) for violation in strict_requests.TALLY.take()]
+    if stack is not None:
+        refused += [line.strip() for line in stack.output[seen:] if REFUSED_LINE in line]
+    assert not refused, "AWS would refuse: " + "; ".join(refused)

@@ -17,7 +17,9 @@ import pytest
 
 from local.template.sam_template import load_template
 from tests.integration.conftest import create_table_from_template
+from tests.integration.durability_faults import hooked
 from tests.integration.workflow_harness import WorkflowHarness
+from tests.support.event_schema import stored_events
 from tests.support.handlers import Handler, sample_event
 from tests.support.links import generated_secret
 from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
@@ -141,22 +143,51 @@ def test_an_approver_with_an_address_gets_one_email_with_her_own_link(channels: 
     assert len(sent_mail()) == 1
 
 
-def test_ses_refusing_leaves_the_notice_for_a_retry(
-    channels: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Given a sender SES has not verified
-    monkeypatch.setenv("EMAIL_SENDER", "unverified@example.com")
+def ses_notice(channels: dict[str, Any], monkeypatch: pytest.MonkeyPatch, sender: str) -> dict[str, Any]:
+    """A notice to alice queued for the e-mail deliverer, SES sending as `sender`."""
+    monkeypatch.setenv("EMAIL_SENDER", sender)
     fresh_instances()
     DynamoDbContacts(boto3.client("dynamodb"), channels["directory"]).set_contact(
         "default", "alice", ContactPoints(email="alice@example.com")
     )
     run = WorkflowHarness().suspend({**APPROVAL, "data": {**APPROVAL["data"], "approversList": ["alice"]}})
     Handler("request_interrupt")(run.task_event)
-    event = sqs_event(channels["sqs"], channels["email"])
+    return {"run": run, "event": sqs_event(channels["sqs"], channels["email"])}
+
+
+def test_ses_refusing_for_good_is_said_once_and_not_retried(
+    channels: dict[str, Any], monkeypatch: pytest.MonkeyPatch, dynamodb: Any, table_name: str
+) -> None:
+    # Given a sender SES has not verified (MessageRejected: sending again cannot succeed)
+    queued = ses_notice(channels, monkeypatch, "unverified@example.com")
     # When the deliverer tries
-    answer = Handler("deliver_email")(event)
+    answer = Handler("deliver_email")(queued["event"])
+    # Then the message is not given back for a retry, nothing was sent, and the run's log says why, once
+    assert answer == {"batchItemFailures": []}
+    assert not sent_mail()
+    failed = [e["payload"] for e in stored_events(dynamodb, table_name) if e["type"] == "notification.failed"]
+    assert [(f["reason"], f["permanent"]) for f in failed] == [("MessageRejected", True)]
+
+
+def test_ses_throttling_leaves_the_notice_for_a_retry(
+    channels: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a verified sender, and SES throttling the send
+    queued = ses_notice(channels, monkeypatch, SENDER)
+    from waitgate import composition
+
+    ses = composition.aws_client("sesv2")
+
+    def throttled(**_: Any) -> tuple[Any, dict[str, Any]]:
+        from local.patches.faults import throttled as answer
+
+        return answer("SendEmail")
+
+    # When the deliverer tries
+    with hooked(ses, "before-call.sesv2.SendEmail", throttled):
+        answer = Handler("deliver_email")(queued["event"])
     # Then the message is this batch's failure (the queue gives it again, later), and nothing was sent
-    assert answer == {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}
+    assert answer == {"batchItemFailures": [{"itemIdentifier": queued["event"]["Records"][0]["messageId"]}]}
     assert not sent_mail()
 
 

@@ -12,7 +12,7 @@ from local.standins.durable_endpoint import (
 
 RUNNER_ARN = "0b9e6c1e-1111-4222-8333-944455556666/7f1d2c3b-aaaa-4bbb-8ccc-ddddeeeeffff"
 AWS_ARN = (
-    "arn:aws:lambda:us-east-1:123456789012:function:orders:live/durable-execution/"
+    "arn:aws:lambda:us-east-1:123456789012:function:orders:1/durable-execution/"
     "release-42/7f1d2c3b-aaaa-4bbb-8ccc-ddddeeeeffff"
 )
 

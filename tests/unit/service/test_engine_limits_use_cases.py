@@ -135,3 +135,30 @@ def test_a_deadline_in_the_future_is_scheduled_and_waits(world: World) -> None:
     requested(world, scheduler, 60_000)
     assert list(scheduler.schedules) == [f"expire-{world.interrupt().interrupt_id}"]
     assert world.interrupt().status == "pending" and world.workflow.failures == []
+
+
+@dataclass
+class PastRefusingScheduler(RecordingScheduler):
+    """Refuses a step whose moment is not after the clock's now, as Scheduler refuses a past at()."""
+
+    world: World | None = None
+
+    def schedule_step(self, record: InterruptRecord, step: int, due: datetime) -> None:
+        assert self.world is not None
+        self.world.clock.advance(seconds=1)  # Scheduler is reached a second later
+        if due <= self.world.clock.now():
+            raise ScheduleInPastError("Scheduler refused it: its moment has passed.")
+        super().schedule_step(record, step, due)
+
+
+def test_an_escalation_step_refused_as_past_is_scheduled_again_to_fire_now(world: World) -> None:
+    # Given a policy whose first step is due 20 ms after the request, and a Scheduler reached later
+    scheduler = PastRefusingScheduler(world=world)
+    deps = replace(world.requesting(), deadlines=scheduler)
+    policy = {"steps": [{"afterMs": 20, "remind": True}]}
+    request = InterruptRequest("task-1", RUN, "Gate", {**CUSTOM, "timeoutMs": 3_600_000}, escalation=policy)
+    # When the interrupt is requested
+    request_interrupt(request, deps)
+    # Then the step is scheduled after all, a moment ahead of when Scheduler refused it
+    ((step, due),) = scheduler.steps()
+    assert step == 0 and isinstance(due, datetime) and due > world.clock.now()

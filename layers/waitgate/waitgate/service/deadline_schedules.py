@@ -6,8 +6,8 @@ whole seconds in the expression, ~60 s in delivery) and refuses one whose time h
 deadline that has passed by the time the request is recorded (a `timeoutMs` of a few milliseconds, a
 slow request, a Task retried) gets no schedule: the request expires the interrupt itself, right after
 its commit, through the same use case a schedule would invoke (`interrupt.expired`, SendTaskFailure
-InterruptTimedOut). A schedule refused as past is the same case. An escalation step already due is
-skipped (logged): its deadline, if any, still holds.
+InterruptTimedOut). A schedule refused as past is the same case. An escalation step refused as past
+is due now: it is scheduled again two seconds ahead, so it still fires.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 
 logger = logging.getLogger(__name__)
 SCHEDULER_PRECISION_SECONDS = 60  # Scheduler delivers a one-time schedule within about a minute
+STEP_DUE_NOW = timedelta(seconds=2)  # a step refused as past is scheduled again this far ahead
 
 
 def deadline_of(now: datetime, timeout_ms: Any) -> str | None:
@@ -51,15 +52,25 @@ def schedule_all(
             unscheduled = True  # due by the time Scheduler saw it
     requested_at = parse_rfc3339(record.requested_at)
     for step in policy.steps if policy is not None else ():
+        _schedule_step(record, step.index, step.due(requested_at), deadlines, clock)
+    return unscheduled
+
+
+def _schedule_step(
+    record: InterruptRecord, index: int, due: datetime, deadlines: DeadlineScheduler, clock: Clock
+) -> None:
+    """A step refused as past is due now: scheduled again a moment from now, so it still fires."""
+    try:
+        deadlines.schedule_step(record, index, due)
+    except ScheduleInPastError:
         try:
-            deadlines.schedule_step(record, step.index, step.due(requested_at))
+            deadlines.schedule_step(record, index, clock.now() + STEP_DUE_NOW)
         except ScheduleInPastError:
             logger.warning(
-                "escalation step %d was due before it could be scheduled: skipped",
-                step.index,
+                "escalation step %d could not be scheduled: skipped",
+                index,
                 extra={"interruptId": record.interrupt_id},
             )
-    return unscheduled
 
 
 def expire_now(record: InterruptRecord, deps: DeliveryDependencies) -> None:
