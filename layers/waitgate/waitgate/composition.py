@@ -276,6 +276,7 @@ WIRING_MODULES = (
     "waitgate.channel_composition",
     "waitgate.webhook_composition",
     "waitgate.request_composition",
+    "waitgate.reconcile_composition",
 )
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from waitgate.clock import rfc3339
-from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, TaskGoneError
+from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, DeliveryRefusedError, TaskGoneError
 from waitgate.ports import Clock, InterruptStore, Telemetry, Workflow
 from waitgate.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunChange, RunRef, RunView
 from waitgate.service.rules import event_log
@@ -34,8 +34,12 @@ from waitgate.telemetry import Correlation, Delivered, NoTelemetry
 TIMED_OUT = "InterruptTimedOut"
 DELIVERED = "delivered"
 TASK_GONE = "task-gone"
-Via = Literal["inline", "outbox", "expiry"]
-DeliveryResult = Literal["delivered", "task-gone", "already-delivered", "not-ended", "superseded"]
+REFUSED = "refused"  # the engine will never take it (InvalidOutput): parked, as a task gone is
+Via = Literal["inline", "outbox", "expiry", "reconciler", "redrive"]
+DeliveryResult = Literal[
+    "delivered", "task-gone", "refused", "already-delivered", "not-ended", "superseded", "not-parked"
+]
+PARKED = frozenset({TASK_GONE, REFUSED})
 RESOLVER_GRACE_PAUSES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)  # seconds; ~2.5 s in all, only on a task gone
 
 
@@ -62,10 +66,15 @@ def deliver(
         record_delivery(record, deps, TASK_GONE, via, reason, committed)
         deps.telemetry.record(Delivered("gone", tenant))
         return "task-gone"
+    except DeliveryRefusedError as refused:  # parked: `waitgate deliveries list|redrive`
+        reason = str(refused.extensions.get("aws_code", ""))
+        record_delivery(record, deps, REFUSED, via, reason or "Refused", committed)
+        deps.telemetry.record(Delivered("refused", tenant))
+        return "refused"
     except DeliveryFailedError:
         deps.telemetry.record(Delivered("failed", tenant))  # left to the outbox
         raise
-    deps.telemetry.record(Delivered("outbox" if via == "outbox" else "inline", tenant))
+    deps.telemetry.record(Delivered("inline" if via in ("inline", "expiry") else "outbox", tenant))
     if via == "inline":
         # The common case stays cheap: one conditional update, no event (docs/durability.md).
         deps.store.mark_delivered(record, rfc3339(deps.clock.now()))
@@ -75,9 +84,10 @@ def deliver(
 
 
 def deliver_undelivered(
-    run: RunRef, node_id: str, interrupt_id: str, deps: DeliveryDependencies
+    run: RunRef, node_id: str, interrupt_id: str, deps: DeliveryDependencies, via: Via = "outbox"
 ) -> DeliveryResult:
-    """The outbox: re-read the item (consistently) and deliver it unless that was done already."""
+    """The outbox (and the reconciler): re-read the item (consistently) and deliver it unless that
+    was done already."""
     deps.telemetry.correlate(Correlation.at(run, node_id, interrupt_id))
     record = deps.store.load(run, node_id).interrupt
     if record is None or record.interrupt_id != interrupt_id:
@@ -86,7 +96,19 @@ def deliver_undelivered(
         return "not-ended"
     if record.delivered_at is not None:
         return "already-delivered"
-    return deliver(record, deps, "outbox")
+    return deliver(record, deps, via)
+
+
+def redrive(run: RunRef, node_id: str, interrupt_id: str, deps: DeliveryDependencies) -> DeliveryResult:
+    """An operator's second try of a parked delivery (`waitgate deliveries redrive`): sent again; a
+    success replaces the parked mark, another refusal leaves it parked."""
+    deps.telemetry.correlate(Correlation.at(run, node_id, interrupt_id))
+    record = deps.store.load(run, node_id).interrupt
+    if record is None or record.interrupt_id != interrupt_id:
+        return "superseded"
+    if record.status not in ENDED_STATUSES or record.delivery_outcome not in PARKED:
+        return "not-parked"
+    return deliver(record, deps, "redrive")
 
 
 def _handled_meanwhile(record: InterruptRecord, deps: DeliveryDependencies) -> DeliveryResult | None:
@@ -118,8 +140,8 @@ def record_delivery(
     reason: str = "",
     committed: RunChange | None = None,
 ) -> None:
-    """Mark the node item once; a success may overwrite an earlier `task-gone` (someone else's send
-    raced ours and lost), never the other way round."""
+    """Mark the node item once; a success may overwrite an earlier `task-gone` or `refused` (someone
+    else's send raced ours and lost, or a redrive succeeded), never the other way round."""
     first_view = _view_after(committed)
 
     def attempt() -> None:
@@ -129,7 +151,7 @@ def record_delivery(
         if view.snapshot is None or current is None or current.interrupt_id != record.interrupt_id:
             return
         if current.delivered_at is not None and not (
-            outcome == DELIVERED and current.delivery_outcome == TASK_GONE
+            outcome == DELIVERED and current.delivery_outcome in PARKED
         ):
             return
         now = rfc3339(deps.clock.now())
