@@ -9,6 +9,7 @@ from typing import NoReturn
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from local.cli.deliveries import RedriveRefusedError, add_deliveries_parser, run_deliveries
 from local.cli.dev import add_dev_parser, run_dev
 from local.cli.dev_jwt import add_jwt_parser, print_dev_jwt
 from local.cli.dev_metrics import add_metrics_parser, run_metrics
@@ -22,13 +23,14 @@ from local.state.running_instance import NoRunningStackError
 DESCRIPTION = """\
 waitgate's local stack and its developer tools: run the stack, mint JWTs it accepts, read the
 notifications it sent and the metrics it emitted, manage approver groups, roles and contact points,
-and webhook sources.
+and webhook sources, and re-drive parked deliveries.
 `waitgate COMMAND --help` says more."""
 EPILOG = """\
 environment:
   WAITGATE_PORT       the local stack's HTTP API port (default 3000)
   WAITGATE_AWS_PORT   the local stack's embedded AWS endpoint port (default 4566)
   WAITGATE_STATE_DIR  the local stack's state directory: kept state, local.json (default .waitgate)
+  WAITGATE_RECONCILE_SECONDS  the local stack's reconciler period and grace (default 10)
 
 example:
   waitgate dev                     # in one terminal; then, in another:
@@ -42,6 +44,7 @@ COMMANDS = {
     "directory": run_directory,
     "inbox-backfill": run_backfill,
     "webhooks": run_webhooks,
+    "deliveries": run_deliveries,
 }
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
 ONE_LINE_ERRORS = (
@@ -50,6 +53,7 @@ ONE_LINE_ERRORS = (
     NoIssuerKeyError,
     ContactRefusedError,
     SourceRefusedError,
+    RedriveRefusedError,
     BotoCoreError,
     ClientError,
 )
@@ -85,6 +89,7 @@ def parser() -> argparse.ArgumentParser:
     add_directory_parser(commands)
     add_backfill_parser(commands)
     add_webhooks_parser(commands)
+    add_deliveries_parser(commands)
     return top
 
 

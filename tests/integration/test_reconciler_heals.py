@@ -210,3 +210,37 @@ def test_a_healthy_wait_is_looked_at_and_left_as_it_is(harness: WorkflowHarness,
     assert after["status"] == "pending" and after["version"] == before["version"]
     assert after["outstandingDue"] > before["outstandingDue"]  # the next look is further off
     assert reconcile_pass()["examined"] == 0
+
+
+def test_waitgate_deliveries_lists_a_parked_delivery_and_redrives_it(
+    harness: WorkflowHarness, table_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from local.cli.main import main
+
+    # Given a delivery parked by a refusal (the engine has since been set right)
+    run = suspended(harness)
+
+    def invalid(**_: Any) -> Any:
+        return error_response("InvalidOutput")
+
+    with hooked(client("stepfunctions"), "before-call.sfn.SendTaskSuccess", invalid):
+        resolve(run)
+    interrupt_id = node(run, table_name)["interruptId"]
+    capsys.readouterr()  # what the handlers printed (their log lines)
+    # When an operator lists the parked deliveries of the deployed table
+    assert main(["deliveries", "list", "--table", table_name, "--json"]) == 0
+    listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    # Then it is there, with what the engine said
+    assert [(d["runId"], d["interruptId"], d["outcome"]) for d in listed] == [
+        (run.run_id, interrupt_id, "refused")
+    ]
+    # When they redrive a delivery that is not parked, Then they are told so in one line
+    assert main(["deliveries", "redrive", "--table", table_name, "--interrupt", "01NOSUCH"]) == 1
+    assert "no parked delivery" in capsys.readouterr().err
+    # When they redrive it, Then the run resumes with its one resolution and nothing is parked
+    assert main(["deliveries", "redrive", "--table", table_name, "--interrupt", interrupt_id]) == 0
+    assert capsys.readouterr().out.strip().endswith(f"{interrupt_id}: delivered")
+    assert json.loads(harness.wait_for_end(run.execution_arn)["output"]) == ANSWER
+    assert node(run, table_name)["deliveryOutcome"] == "delivered"
+    assert main(["deliveries", "list", "--table", table_name]) == 0
+    assert capsys.readouterr().out == ""

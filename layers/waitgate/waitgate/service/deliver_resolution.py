@@ -60,7 +60,7 @@ def deliver(
     try:
         send_ending(record, deps.workflow)
     except TaskGoneError as gone:
-        if via == "outbox" and (meanwhile := _handled_meanwhile(record, deps)) is not None:
+        if via in ("outbox", "reconciler") and (meanwhile := _handled_meanwhile(record, deps)) is not None:
             return meanwhile
         reason = str(gone.extensions.get("aws_code", ""))
         record_delivery(record, deps, TASK_GONE, via, reason, committed)
