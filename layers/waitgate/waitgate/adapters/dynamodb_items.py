@@ -130,6 +130,17 @@ def pending_index_keys(item: Item) -> dict[str, dict[str, str]]:
     }
 
 
+def outstanding_index_keys(item: Item) -> dict[str, dict[str, str]]:
+    """The reconciler's index keys a node item should carry (none if nothing is owed on it): for an
+    item written before that index existed (docs/durability.md, "The reconciler")."""
+    if not item.get("sk", {}).get("S", "").startswith("NODE#") or OUTSTANDING_PK in item:
+        return {}
+    keys = outstanding_keys(interrupt_from_item(item))
+    return (
+        {} if keys is None else {OUTSTANDING_PK: string_value(keys[0]), OUTSTANDING_SK: string_value(keys[1])}
+    )
+
+
 def interrupt_from_item(item: Item) -> InterruptRecord:
     """A node item, or its copy in the pending index (which holds no task token: it reads as "")."""
     return InterruptRecord(
