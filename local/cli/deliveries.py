@@ -75,7 +75,8 @@ def run_deliveries(arguments: argparse.Namespace) -> int:
         return 0
     chosen = [ref for ref in parked if arguments.all or ref.interrupt_id == arguments.interrupt]
     if not chosen:
-        raise RedriveRefusedError(f"no parked delivery of interrupt {arguments.interrupt!r}")
+        what = "nothing is parked" if arguments.all else f"no parked delivery of {arguments.interrupt!r}"
+        raise RedriveRefusedError(what)
     deps = DeliveryDependencies(store=store, workflow=clients["workflow"], clock=SystemClock())
     failed = 0
     for ref in chosen:
