@@ -18,6 +18,7 @@ MODULES = [
     "roundtrips",
     "scale",
     "inbox",
+    "reconcile",
     "throughput",
     "first_request",
     "soak",
