@@ -7,12 +7,20 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 from tests.fakes.memory import MemoryOutstanding
 from tests.unit.service.world import ACCEPT, APPROVAL, RUN, World, with_data
 from waitgate.reconciliation import SHARDS
 from waitgate.service.deliver_resolution import redrive
 from waitgate.service.notify import NotificationDependencies
-from waitgate.service.reconcile import PassReport, ReconcileDependencies, ReconcileSettings, reconcile
+from waitgate.service.reconcile import (
+    PassIncompleteError,
+    PassReport,
+    ReconcileDependencies,
+    ReconcileSettings,
+    reconcile,
+)
 from waitgate.service.run_lifecycle import LifecycleDependencies
 from waitgate.telemetry import Reconciled
 
@@ -175,3 +183,23 @@ def test_a_redrive_that_meets_a_task_gone_leaves_it_parked() -> None:
     record = world.interrupt()
     assert redrive(record.run, record.node_id, record.interrupt_id, world.delivery()) == "task-gone"
     assert world.interrupt().delivery_outcome == "task-gone"
+
+
+def test_one_interrupt_that_breaks_never_keeps_the_pass_from_the_others_and_the_pass_fails() -> None:
+    world = requested(World())
+    other = replace(RUN, run_id="run-2")
+    world.workflow.unavailable.add("task-2")
+    world.request(NAMED, run=other, token="task-2", execution_arn=ARN)
+    world.resolve(ACCEPT, run=other)  # committed, not delivered: the pass owes it a delivery
+    world.workflow.unavailable.clear()
+
+    def broken(execution_arn: str) -> None:
+        raise RuntimeError("a bug")
+
+    world.workflow.execution_state = broken  # type: ignore[assignment,method-assign]
+    world.clock.advance(minutes=2)
+    with pytest.raises(PassIncompleteError) as failed:
+        reconcile(reconciler(world))
+    assert failed.value.report.broken == ["RuntimeError"]
+    assert failed.value.report.healed == {"redelivered": 1}
+    assert world.interrupt(run=other).delivery_outcome == "delivered"

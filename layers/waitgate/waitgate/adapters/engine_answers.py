@@ -7,6 +7,7 @@ Anything else is a bug of ours or of the configuration and goes up as it came.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code, is_server_error, is_transient
@@ -14,7 +15,7 @@ from waitgate.errors import DeliveryFailedError, DeliveryRefusedError, TaskGoneE
 from waitgate.reconciliation import EngineState
 
 TERMINAL_STATES: frozenset[str] = frozenset({"SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED", "STOPPED"})
-NOT_PERMITTED = frozenset({"AccessDeniedException", "AccessDenied", "UnrecognizedClientException"})
+logger = logging.getLogger(__name__)
 
 
 def answer_engine(
@@ -46,18 +47,20 @@ def _by_meaning(
 
 def ask_engine(operation: Any, engine: str, gone_codes: set[str], **arguments: Any) -> dict[str, Any] | None:
     """Call a read of `engine` (DescribeExecution, GetDurableExecution): its answer; `{"status": "GONE"}`
-    when the engine no longer knows the execution; None when this host may not ask (not its own)."""
+    when the engine no longer knows the execution; None when it cannot tell (not permitted, an ARN
+    it refuses); DeliveryFailedError when it should be asked again (throttled, a 5xx)."""
     try:
         answer: dict[str, Any] = operation(**arguments)
     except AWS_CALL_ERRORS as error:
         code = error_code(error)
         if code in gone_codes:
             return {"status": "GONE", "Status": "GONE"}
-        if code in NOT_PERMITTED:
-            return None
         if is_transient(error) or is_server_error(error):
             raise DeliveryFailedError(f"{engine} answered {described(error)}.", aws_code=code) from error
-        raise
+        # Not permitted (not this stack's execution), or an ARN the engine does not take: nobody can
+        # tell from here. The interrupt is left to its deadline; the pass goes on with the others.
+        logger.warning("execution state unknown", extra={"engine": engine, "code": code or "NoAnswer"})
+        return None
     return answer
 
 

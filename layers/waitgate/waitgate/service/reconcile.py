@@ -73,6 +73,7 @@ class PassReport:
     examined: int = 0
     healed: Counter[str] = field(default_factory=Counter)
     failed: int = 0
+    broken: list[str] = field(default_factory=list)  # the error types of failures that are bugs
 
     def to_json(self) -> dict[str, object]:
         return {"examined": self.examined, "healed": dict(self.healed), "failed": self.failed}
@@ -91,9 +92,24 @@ def reconcile(deps: ReconcileDependencies) -> PassReport:
                 logger.warning("reconcile failed", extra={"runId": ref.run.run_id, "code": error.code})
                 report.failed += 1
                 continue
+            except Exception as error:  # a bug: one interrupt never keeps the pass from the others
+                logger.exception("reconcile failed", extra={"runId": ref.run.run_id})
+                report.failed += 1
+                report.broken.append(type(error).__name__)
+                continue
             if heal is not None:
                 report.healed[heal] += 1
+    if report.broken:  # the invocation fails, so ReconcilerErrorsAlarm says so
+        raise PassIncompleteError(report)
     return report
+
+
+class PassIncompleteError(Exception):
+    """Some interrupts could not be looked at for a reason that is a bug (not a busy engine or store)."""
+
+    def __init__(self, report: PassReport) -> None:
+        super().__init__(f"{len(report.broken)} of {report.examined} interrupts failed: {report.to_json()}")
+        self.report = report
 
 
 def reconcile_one(ref: OutstandingRef, deps: ReconcileDependencies) -> Heal | None:
