@@ -19,6 +19,7 @@ MODULES = [
     "roundtrips",
     "scale",
     "inbox",
+    "reconcile",
     "throughput",
     "first_request",
     "soak",

@@ -39,6 +39,7 @@ from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION, LocalMoto
 from local.standins.oidc_flow import OidcFlow
 from local.standins.pumps import Pump, stop_all
 from local.standins.schedule_pump import schedule_pump
+from local.standins.scheduled_functions import scheduled_function_pump
 from local.standins.webhook_sources import configure_sources, described
 from local.state.kept_state import KeptState, start_line
 from local.state.running_instance import PidFile
@@ -63,6 +64,7 @@ INTERRUPTS_TABLE = "InterruptsTable"  # template.yaml's logical id
 PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = [
     schedule_pump,
     execution_event_pump,
+    scheduled_function_pump,  # the reconciler, every WAITGATE_RECONCILE_SECONDS
     inbox_pump,
     autosave_pump,
 ]

@@ -31,6 +31,7 @@ environment:
   WAITGATE_PORT       the HTTP API's port (default 3000)
   WAITGATE_AWS_PORT   the embedded AWS endpoint's port (default 4566)
   WAITGATE_STATE_DIR  the state directory (default .waitgate)
+  WAITGATE_RECONCILE_SECONDS  how often the reconciler passes, and its grace (default 10)
 
 example:
   WAITGATE_PORT=3001 waitgate dev --fresh"""

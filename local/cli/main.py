@@ -12,13 +12,14 @@ from typing import Any, NoReturn
 DESCRIPTION = """\
 waitgate's local stack and its developer tools: run the stack, mint JWTs it accepts, read the
 notifications it sent and the metrics it emitted, manage approver groups, roles and contact points,
-and webhook sources.
+and webhook sources, and re-drive parked deliveries.
 `waitgate COMMAND --help` says more."""
 EPILOG = """\
 environment:
   WAITGATE_PORT       the local stack's HTTP API port (default 3000)
   WAITGATE_AWS_PORT   the local stack's embedded AWS endpoint port (default 4566)
   WAITGATE_STATE_DIR  the local stack's state directory: kept state, local.json (default .waitgate)
+  WAITGATE_RECONCILE_SECONDS  the local stack's reconciler period and grace (default 10)
 
 example:
   waitgate dev                     # in one terminal; then, in another:
@@ -77,6 +78,12 @@ COMMANDS = {
         "run_webhooks",
         "manage webhook sources and read their events (the local stack's, or a deployed one's)",
     ),
+    "deliveries": Command(
+        "local.cli.deliveries",
+        "add_deliveries_parser",
+        "run_deliveries",
+        "show and re-drive parked deliveries (the local stack's, or a deployed one's)",
+    ),
 }
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
 # Named by module: an error whose module was never imported cannot have been raised.
@@ -86,6 +93,7 @@ ONE_LINE_ERRORS = (
     ("local.standins.jwt_issuer", "NoIssuerKeyError"),
     ("local.cli.directory", "ContactRefusedError"),
     ("local.cli.webhooks", "SourceRefusedError"),
+    ("local.cli.deliveries", "RedriveRefusedError"),
     ("botocore.exceptions", "BotoCoreError"),
     ("botocore.exceptions", "ClientError"),
 )

@@ -24,7 +24,7 @@ from local.state.kept_state import KeptState
 from local.template.data_resources import create_secret, create_table
 from local.template.resources import Created, Creator, StackContext
 from waitgate.adapters.aws_errors import error_code
-from waitgate.adapters.dynamodb_items import pending_index_keys
+from waitgate.adapters.dynamodb_items import outstanding_index_keys, pending_index_keys
 
 logger = logging.getLogger(__name__)
 BATCH_SIZE = 25
@@ -65,8 +65,8 @@ class Restore:
         unstreamed = {key: value for key, value in properties.items() if key != "StreamSpecification"}
         created = create_table(context, logical_id, unstreamed)
         dynamodb = context.clients("dynamodb")
-        # kept by a stack from before the inbox's index: its pending interrupts get their index keys
-        items = [{**item, **pending_index_keys(item)} for item in items]
+        # kept by a stack from before the inbox's (or the reconciler's) index: its interrupts get their keys
+        items = [{**item, **pending_index_keys(item), **outstanding_index_keys(item)} for item in items]
         self._attempt(f"the items of {logical_id}", partial(write_items, dynamodb, str(created.ref), items))
         if stream is not None:
             answer = dynamodb.update_table(

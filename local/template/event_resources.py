@@ -1,6 +1,6 @@
 """Creators for EventBridge rules and schedule groups and CloudWatch alarms and dashboards, stored in moto as
-CloudFormation would create them. moto never fires a rule or a schedule: local.standins.execution_events and
-local.standins.schedule_pump deliver what AWS would."""
+CloudFormation would create them. moto never fires a rule or a schedule: local.standins.execution_events,
+local.standins.schedule_pump and local.standins.scheduled_functions deliver what AWS would."""
 
 from __future__ import annotations
 
@@ -36,12 +36,13 @@ def create_schedule_group(context: StackContext, logical_id: str, properties: di
 def create_rule(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
     events = context.clients("events")
     name = properties.get("Name") or context.physical_name(logical_id, 64)
-    pattern = properties["EventPattern"]  # an object, or the JSON text of one
-    arn = events.put_rule(
-        Name=name,
-        EventPattern=pattern if isinstance(pattern, str) else json.dumps(pattern),
-        State=properties.get("State", "ENABLED"),
-    )["RuleArn"]
+    rule: dict[str, Any] = {"Name": name, "State": properties.get("State", "ENABLED")}
+    if "ScheduleExpression" in properties:  # a scheduled rule (local.standins.scheduled_functions fires it)
+        rule["ScheduleExpression"] = properties["ScheduleExpression"]
+    else:
+        pattern = properties["EventPattern"]  # an object, or the JSON text of one
+        rule["EventPattern"] = pattern if isinstance(pattern, str) else json.dumps(pattern)
+    arn = events.put_rule(**rule)["RuleArn"]
     targets = [{"Id": t["Id"], "Arn": t["Arn"]} for t in properties.get("Targets", [])]
     if targets:
         events.put_targets(Rule=name, Targets=targets)

@@ -33,6 +33,8 @@ NEEDS_A_STACK = [
     ["directory", "add-member", "--group", "release", "--principal", "bob"],
     ["directory", "remove-member", "--role", "oncall", "--principal", "bob"],
     ["inbox-backfill", "--dry-run"],
+    ["deliveries", "list"],
+    ["deliveries", "redrive", "--all"],
 ]
 HELPS = [
     [],
@@ -44,6 +46,8 @@ HELPS = [
     ["directory", "add-member"],
     ["directory", "list"],
     ["inbox-backfill"],
+    ["deliveries"],
+    ["deliveries", "redrive"],
 ]
 
 

@@ -16,12 +16,14 @@ from waitgate.approval import Memberships
 from waitgate.errors import (
     ConcurrentUpdateError,
     DeliveryFailedError,
+    DeliveryRefusedError,
     GuardFailedError,
     ResultTooLargeError,
     TaskGoneError,
 )
 from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
 from waitgate.notices import InterruptNotice
+from waitgate.reconciliation import EngineState, OutstandingRef, due_of, is_parked, shard_of
 from waitgate.records import (
     DecisionReceipt,
     EventMode,
@@ -145,9 +147,31 @@ class MemoryStore:
                 return False
             if current.status not in ("resolved", "expired") or current.delivery_outcome == "delivered":
                 return False
+            if current.delivery_outcome == "refused":  # as the adapter's condition: only task-gone yields
+                return False
             self.interrupts[(record.run, record.node_id)] = replace(
                 current, delivered_at=delivered_at, delivery_outcome="delivered", version=current.version + 1
             )
+            return True
+
+    def mark_noticed(self, record: InterruptRecord, noticed_at: str) -> bool:
+        with self._lock:
+            current = self.interrupts.get((record.run, record.node_id))
+            if current is None or current.interrupt_id != record.interrupt_id:
+                return False
+            if current.status != "pending" or current.noticed_at is not None:
+                return False
+            self.interrupts[(record.run, record.node_id)] = replace(
+                current, noticed_at=noticed_at, version=current.version + 1
+            )
+            return True
+
+    def defer_check(self, record: InterruptRecord, check_at: str) -> bool:
+        with self._lock:
+            current = self.interrupts.get((record.run, record.node_id))
+            if current is None or current.interrupt_id != record.interrupt_id or current.status != "pending":
+                return False
+            self.interrupts[(record.run, record.node_id)] = replace(current, check_at=check_at)
             return True
 
     def _check_run_items(self, change: RunChange) -> None:
@@ -201,6 +225,13 @@ class RecordingWorkflow:
     gone: set[str] = field(default_factory=set)
     unavailable: set[str] = field(default_factory=set)
     output_limit: int | None = None  # characters of JSON the engine takes (ResultTooLargeError beyond)
+    refusing: set[str] = field(default_factory=set)
+    executions: dict[str, EngineState] = field(default_factory=dict)  # ARN → state; unknown: running
+    asked: list[str] = field(default_factory=list)
+
+    def execution_state(self, execution_arn: str) -> EngineState | None:
+        self.asked.append(execution_arn)
+        return self.executions.get(execution_arn, "running")
 
     def send_success(self, task_token: str, output: Any) -> None:
         self._reachable(task_token)
@@ -218,6 +249,8 @@ class RecordingWorkflow:
             raise TaskGoneError("Step Functions answered TaskTimedOut.", aws_code="TaskTimedOut")
         if task_token in self.unavailable:
             raise DeliveryFailedError("Step Functions answered ThrottlingException.", aws_code="Throttling")
+        if task_token in self.refusing:
+            raise DeliveryRefusedError("Step Functions answered InvalidOutput.", aws_code="InvalidOutput")
 
 
 class MemoryRunIndex:
@@ -237,6 +270,34 @@ class MemoryRunIndex:
     def interrupts_of_run(self, run: RunRef) -> tuple[InterruptRecord, ...]:
         found = [record for (owner, _), record in self._store.interrupts.items() if owner == run]
         return tuple(sorted(found, key=lambda record: record.node_id))
+
+
+class MemoryOutstanding:
+    """The reconciler's index over a MemoryStore, as the DynamoDB adapter reads it: each shard's
+    outstanding interrupts due at or before `before`, soonest first; the parked ones apart."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+        self.queries = 0
+
+    def due(self, shard: int, before: str, limit: int) -> tuple[OutstandingRef, ...]:
+        self.queries += 1
+        found = []
+        for record in list(self._store.interrupts.values()):
+            due = due_of(record)
+            in_shard = not is_parked(record) and shard_of(record.interrupt_id) == shard
+            if due is not None and in_shard and due <= before:
+                found.append(OutstandingRef(record.run, record.node_id, record.interrupt_id, due))
+        return tuple(sorted(found, key=lambda ref: (ref.due, ref.interrupt_id))[:limit])
+
+    def parked(self, limit: int) -> tuple[OutstandingRef, ...]:
+        self.queries += 1
+        found = [
+            OutstandingRef(r.run, r.node_id, r.interrupt_id, r.delivered_at or r.requested_at)
+            for r in list(self._store.interrupts.values())
+            if is_parked(r)
+        ]
+        return tuple(sorted(found, key=lambda ref: (ref.due, ref.interrupt_id))[:limit])
 
 
 class MemoryInbox:

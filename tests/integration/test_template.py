@@ -302,6 +302,7 @@ def test_every_function_is_watched_by_a_handler_errors_alarm(template: dict[str,
             "ReadHandlerErrorsAlarm",
             "WorkflowHandlerErrorsAlarm",
             "SampleFunctionErrorsAlarm",
+            "ReconcilerErrorsAlarm",
         )
         for query in resources[name]["Properties"]["Metrics"]
         if "MetricStat" in query

@@ -305,6 +305,7 @@ WIRING_MODULES = (
     "waitgate.webhook_composition",
     "waitgate.request_composition",
     "waitgate.stream_composition",
+    "waitgate.reconcile_composition",
 )
 
 

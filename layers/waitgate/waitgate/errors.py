@@ -175,6 +175,14 @@ class TaskGoneError(WaitgateError):
     title = "Task no longer waiting"
 
 
+class DeliveryRefusedError(WaitgateError):
+    """The engine will never take this answer (it refused its output): the delivery is parked."""
+
+    code = "delivery_refused"
+    status = 409
+    title = "Delivery refused"
+
+
 class DeliveryFailedError(WaitgateError):
     """Step Functions did not take the answer now; the outbox delivers it later."""
 

@@ -12,6 +12,7 @@ from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
 from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
 from waitgate.notices import InterruptNotice
+from waitgate.reconciliation import EngineState, OutstandingRef
 from waitgate.records import (
     EventMode,
     EventPage,
@@ -74,6 +75,16 @@ class InterruptStore(Protocol):
         already or the node holds another interrupt now; False when nothing was marked."""
         ...
 
+    def mark_noticed(self, record: InterruptRecord, noticed_at: str) -> bool:
+        """Mark the pending interrupt's recipients told (moving its version on) unless it was marked
+        already, ended, or the node holds another interrupt now; False when nothing was marked."""
+        ...
+
+    def defer_check(self, record: InterruptRecord, check_at: str) -> bool:
+        """Set when the reconciler looks at the pending interrupt next (its version stays); False when
+        the node no longer holds it pending."""
+        ...
+
     def snapshot(self, run: RunRef) -> RunSnapshot | None:
         """The run's snapshot alone (one read), or None for a run the store has not seen."""
         ...
@@ -105,6 +116,25 @@ class Workflow(Protocol):
         ...
 
     def send_failure(self, task_token: str, error: str, cause: str) -> None: ...
+
+    def execution_state(self, execution_arn: str) -> EngineState | None:
+        """What the engine says of the execution (a Step Functions or a durable one, by its ARN):
+        `running`, its terminal status, or `GONE` when it no longer knows it; None when it cannot
+        tell (not ours to ask, not permitted). DeliveryFailedError to ask again later."""
+        ...
+
+
+class Outstanding(Protocol):
+    """The reconciler's sparse index (docs/durability.md): what is owed, by when; what is parked."""
+
+    def due(self, shard: int, before: str, limit: int) -> tuple[OutstandingRef, ...]:
+        """At most `limit` interrupts of the shard due at or before `before` (RFC 3339), soonest first:
+        one Query, whatever the table's history (the index may lag the table: read each again)."""
+        ...
+
+    def parked(self, limit: int) -> tuple[OutstandingRef, ...]:
+        """The interrupts whose delivery is parked (the engine refused it or found it gone), oldest first."""
+        ...
 
 
 class Directory(Protocol):

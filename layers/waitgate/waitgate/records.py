@@ -97,6 +97,11 @@ class InterruptRecord:
     delivery_outcome: str | None = None  # delivered | task-gone | result-too-large
     escalation: JSONObject | None = None  # the policy in force (docs/escalation.md), as stored
     escalated: tuple[int, ...] = ()  # the steps of that policy that fired, in firing order
+    # The reconciler (docs/durability.md): when its recipients were told, when it is looked at next
+    # while pending, and the execution it suspends (to ask its engine whether it still runs).
+    noticed_at: str | None = None
+    check_at: str | None = None
+    execution_arn: str | None = None
 
     @property
     def data(self) -> JSONObject:

@@ -25,7 +25,7 @@ REFUSED_STATUSES = frozenset({401, 403, 404, 409, 410})
 
 Unit = Literal["Count", "Milliseconds"]
 RequestOutcome = Literal["requested", "taken-over", "replayed", "rejected"]
-DeliveryOutcome = Literal["inline", "outbox", "gone", "failed"]
+DeliveryOutcome = Literal["inline", "outbox", "gone", "refused", "failed"]
 NotificationChannel = Literal["topic", "email", "slack"]
 NotificationOutcome = Literal["sent", "failed", "skipped", "already-sent"]
 
@@ -182,7 +182,30 @@ class Notified:
         return MetricPoint("Notifications", "Count", 1, dims, self.tenant_id)
 
 
-Fact = Requested | Voted | Decided | Expired | Cancelled | Escalated | TokenRefused | Delivered | Notified
+@dataclass(frozen=True)
+class Reconciled:
+    """A heal of the reconciler (docs/durability.md): a lost delivery sent again, a missed deadline
+    expired, an interrupt of an ended run cancelled, a lost notice sent."""
+
+    heal: Literal["redelivered", "expired", "cancelled", "notified"]
+    tenant_id: str = ""
+
+    def metric(self) -> MetricPoint:
+        return MetricPoint("Reconciled", "Count", 1, (("outcome", self.heal),), self.tenant_id)
+
+
+Fact = (
+    Requested
+    | Voted
+    | Decided
+    | Expired
+    | Cancelled
+    | Escalated
+    | TokenRefused
+    | Delivered
+    | Notified
+    | Reconciled
+)
 
 
 def points_of(fact: Fact) -> tuple[MetricPoint, ...]:

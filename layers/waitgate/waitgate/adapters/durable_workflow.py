@@ -12,14 +12,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from waitgate.adapters.engine_answers import answer_engine
+from waitgate.adapters.engine_answers import answer_engine, ask_engine, engine_state
 from waitgate.errors import ResultTooLargeError
+from waitgate.reconciliation import EngineState
 
 Client = Any  # a boto3 Lambda client
 
 # The callback no longer waits: it timed out or was closed (CallbackTimeoutException, AWS), or the
 # service does not know it (ResourceNotFoundException: the local runner's answer for a closed one too).
 CALLBACK_GONE_CODES = frozenset({"CallbackTimeoutException", "ResourceNotFoundException"})
+# Lambda will never take this answer: the result is not what it accepts (too large, malformed).
+REFUSED_CODES = frozenset(
+    {"InvalidParameterValueException", "RequestEntityTooLargeException", "ValidationException"}
+)
 MESSAGE_LIMIT = 32_768
 RESULT_LIMIT_BYTES = 1_048_576  # SendDurableExecutionCallbackSuccess.Result's max in the service model
 
@@ -52,5 +57,15 @@ class DurableFunctionsWorkflow:
         send = self._client.send_durable_execution_callback_failure
         self._call(send, CallbackId=callback_id, Error=failure)
 
+    def execution_state(self, execution_arn: str) -> EngineState | None:
+        """GetDurableExecution: RUNNING, or how it ended; GONE when Lambda no longer knows it."""
+        described = ask_engine(
+            self._client.get_durable_execution,
+            "Lambda",
+            {"ResourceNotFoundException"},
+            DurableExecutionArn=execution_arn,
+        )
+        return engine_state(None if described is None else str(described.get("Status", "")))
+
     def _call(self, operation: Any, **arguments: Any) -> None:
-        answer_engine(operation, "Lambda", CALLBACK_GONE_CODES, **arguments)
+        answer_engine(operation, "Lambda", CALLBACK_GONE_CODES, REFUSED_CODES, **arguments)

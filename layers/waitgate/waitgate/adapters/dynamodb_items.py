@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 from waitgate.adapters.dynamodb_keys import (
+    OUTSTANDING_PK,
+    OUTSTANDING_SK,
     PENDING_PK,
     PENDING_SK,
     SNAPSHOT_SK,
@@ -15,6 +17,7 @@ from waitgate.adapters.dynamodb_keys import (
     event_sk,
     key_of,
     node_sk,
+    outstanding_keys,
     pending_order,
     pending_pk,
     receipt_sk,
@@ -101,9 +104,14 @@ def interrupt_item(record: InterruptRecord) -> Item:
     if record.escalation is not None:
         item["escalation"] = json_value(record.escalation)
         item["escalated"] = json_value(list(record.escalated))
+    optional_string(item, "noticedAt", record.noticed_at)
+    optional_string(item, "checkAt", record.check_at)
+    optional_string(item, "executionArn", record.execution_arn)
     if record.status == "pending":
         item[PENDING_PK] = string_value(pending_pk(record.run.tenant_id))
         item[PENDING_SK] = string_value(pending_order(record))
+    if (outstanding := outstanding_keys(record)) is not None:
+        item[OUTSTANDING_PK], item[OUTSTANDING_SK] = map(string_value, outstanding)
     return item
 
 
@@ -120,6 +128,17 @@ def pending_index_keys(item: Item) -> dict[str, dict[str, str]]:
         PENDING_PK: string_value(pending_pk(record.run.tenant_id)),
         PENDING_SK: string_value(pending_order(record)),
     }
+
+
+def outstanding_index_keys(item: Item) -> dict[str, dict[str, str]]:
+    """The reconciler's index keys a node item should carry (none if nothing is owed on it): for an
+    item written before that index existed (docs/durability.md, "The reconciler")."""
+    if not item.get("sk", {}).get("S", "").startswith("NODE#") or OUTSTANDING_PK in item:
+        return {}
+    keys = outstanding_keys(interrupt_from_item(item))
+    return (
+        {} if keys is None else {OUTSTANDING_PK: string_value(keys[0]), OUTSTANDING_SK: string_value(keys[1])}
+    )
 
 
 def interrupt_from_item(item: Item) -> InterruptRecord:
@@ -144,6 +163,9 @@ def interrupt_from_item(item: Item) -> InterruptRecord:
         delivery_outcome=item.get("deliveryOutcome", {}).get("S"),
         escalation=json.loads(item["escalation"]["S"]) if "escalation" in item else None,
         escalated=tuple(json.loads(item["escalated"]["S"])) if "escalated" in item else (),
+        noticed_at=item.get("noticedAt", {}).get("S"),
+        check_at=item.get("checkAt", {}).get("S"),
+        execution_arn=item.get("executionArn", {}).get("S"),
     )
 
 

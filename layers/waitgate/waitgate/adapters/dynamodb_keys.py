@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from waitgate.clock import parse_rfc3339, rfc3339
+from waitgate.reconciliation import due_of, is_parked, shard_of
 from waitgate.records import (
     ConversationRef,
     DecisionReceipt,
@@ -140,3 +141,28 @@ def kept_pk(member_key: str) -> str:
 def stream_progress_key(record_id: str) -> Item:
     """The stream dispatcher's progress on one stream record (adapters/dynamodb_stream_progress)."""
     return key_of(f"STREAM#{record_id}", "PROGRESS")
+
+
+# The reconciler's sparse index (template.yaml, InterruptsTable's OutstandingByDue; docs/durability.md):
+# its key attributes are on a node item only while something is owed on its interrupt (pending, or
+# ended and not delivered: `waitgate.reconciliation.due_of`), or while its delivery is parked. The
+# shards are a fixed few, so a pass is one Query per shard whatever the table's history; the write
+# that delivers an interrupt (the delivery mark, or a whole Put of the delivered record) takes it out.
+OUTSTANDING_INDEX = "OutstandingByDue"
+OUTSTANDING_PK = "outstandingShard"
+OUTSTANDING_SK = "outstandingDue"
+PARKED_SHARD = "PARKED"
+
+
+def outstanding_shard(shard: int) -> str:
+    return f"DUE#{shard}"
+
+
+def outstanding_keys(record: InterruptRecord) -> tuple[str, str] | None:
+    """The index's (partition, sort) key of the node item, or None: not in the index."""
+    if is_parked(record):
+        return PARKED_SHARD, f"{sortable(record.delivered_at or record.requested_at)}#{record.interrupt_id}"
+    due = due_of(record)
+    if due is None:
+        return None
+    return outstanding_shard(shard_of(record.interrupt_id)), f"{due}#{record.interrupt_id}"

@@ -80,8 +80,17 @@ class DynamoDbStore:
             raise _failed_guard(error, change) or _translate(error) from error
 
     def mark_delivered(self, record: InterruptRecord, delivered_at: str) -> bool:
+        return self._update_node(dynamodb_writes.delivered_update(self._table, record, delivered_at))
+
+    def mark_noticed(self, record: InterruptRecord, noticed_at: str) -> bool:
+        return self._update_node(dynamodb_writes.noticed_update(self._table, record, noticed_at))
+
+    def defer_check(self, record: InterruptRecord, check_at: str) -> bool:
+        return self._update_node(dynamodb_writes.check_update(self._table, record, check_at))
+
+    def _update_node(self, update: dict[str, Any]) -> bool:
         try:
-            self._client.update_item(**dynamodb_writes.delivered_update(self._table, record, delivered_at))
+            self._client.update_item(**update)
         except AWS_CALL_ERRORS as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 return False

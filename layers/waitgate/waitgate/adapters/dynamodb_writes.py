@@ -3,10 +3,21 @@ correlation index that follows an external-event wait (item layouts in `dynamodb
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from waitgate.adapters.dynamodb_items import number_value, string_value
-from waitgate.adapters.dynamodb_keys import guard_key, key_of, node_sk, run_pk, waiting_pk, waiting_sk
+from waitgate.adapters.dynamodb_keys import (
+    OUTSTANDING_PK,
+    OUTSTANDING_SK,
+    guard_key,
+    key_of,
+    node_sk,
+    outstanding_keys,
+    run_pk,
+    waiting_pk,
+    waiting_sk,
+)
 from waitgate.payloads.correlation import awaited_event
 from waitgate.records import GuardedItem, InterruptRecord
 from waitgate.webhooks.matching import correlation_key
@@ -18,7 +29,9 @@ def delivered_update(table: str, record: InterruptRecord, delivered_at: str) -> 
     return {
         "TableName": table,
         "Key": key_of(run_pk(record.run), node_sk(record.node_id)),
-        "UpdateExpression": "SET deliveredAt = :at, deliveryOutcome = :delivered, version = version + :one",
+        # delivered: nothing is owed on it any more, so it leaves the reconciler's index (dynamodb_keys)
+        "UpdateExpression": "SET deliveredAt = :at, deliveryOutcome = :delivered, version = version + :one"
+        f" REMOVE {OUTSTANDING_PK}, {OUTSTANDING_SK}",
         "ConditionExpression": "interruptId = :id AND #status IN (:resolved, :expired)"
         " AND (attribute_not_exists(deliveredAt) OR deliveryOutcome = :gone)",
         "ExpressionAttributeNames": {"#status": "status"},
@@ -30,6 +43,47 @@ def delivered_update(table: str, record: InterruptRecord, delivered_at: str) -> 
             ":resolved": string_value("resolved"),
             ":expired": string_value("expired"),
             ":gone": string_value("task-gone"),
+        },
+    }
+
+
+def noticed_update(table: str, record: InterruptRecord, noticed_at: str) -> dict[str, Any]:
+    """UpdateItem: noticedAt on the node item, if it still holds this interrupt, pending and not yet
+    noticed; the version moves on, so a write that read before it re-reads (and keeps the mark)."""
+    return {
+        "TableName": table,
+        "Key": key_of(run_pk(record.run), node_sk(record.node_id)),
+        "UpdateExpression": "SET noticedAt = :at, version = version + :one",
+        "ConditionExpression": "interruptId = :id AND #status = :pending AND attribute_not_exists(noticedAt)",
+        "ExpressionAttributeNames": {"#status": "status"},
+        "ExpressionAttributeValues": {
+            ":at": string_value(noticed_at),
+            ":one": number_value(1),
+            ":id": string_value(record.interrupt_id),
+            ":pending": string_value("pending"),
+        },
+    }
+
+
+def check_update(table: str, record: InterruptRecord, check_at: str) -> dict[str, Any]:
+    """UpdateItem: the reconciler's next look at a pending interrupt (checkAt and the index's sort
+    key), if the node still holds it pending. The version stays: a whole Put that read before keeps
+    the older checkAt, which only brings the next look forward."""
+    pending = replace(record, status="pending", check_at=check_at)
+    keys = outstanding_keys(pending)
+    assert keys is not None
+    return {
+        "TableName": table,
+        "Key": key_of(run_pk(record.run), node_sk(record.node_id)),
+        "UpdateExpression": f"SET checkAt = :at, {OUTSTANDING_PK} = :shard, {OUTSTANDING_SK} = :due",
+        "ConditionExpression": "interruptId = :id AND #status = :pending",
+        "ExpressionAttributeNames": {"#status": "status"},
+        "ExpressionAttributeValues": {
+            ":at": string_value(check_at),
+            ":shard": string_value(keys[0]),
+            ":due": string_value(keys[1]),
+            ":id": string_value(record.interrupt_id),
+            ":pending": string_value("pending"),
         },
     }
 

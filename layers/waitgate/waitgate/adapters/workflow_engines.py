@@ -11,7 +11,10 @@ from functools import cached_property
 from typing import Any
 
 from waitgate.ports import Workflow
+from waitgate.reconciliation import EngineState
 from waitgate.resume_handles import callback_id_of, handle_kind
+
+DURABLE_EXECUTION = "/durable-execution/"
 
 
 class WorkflowEngines:
@@ -34,3 +37,11 @@ class WorkflowEngines:
             self._durable.send_failure(callback_id_of(task_token), error, cause)
         else:
             self._step_functions.send_failure(task_token, error, cause)
+
+    def execution_state(self, execution_arn: str) -> EngineState | None:
+        """A durable execution's ARN names `/durable-execution/`; a Step Functions one `:execution:`."""
+        if DURABLE_EXECUTION in execution_arn:
+            return self._durable.execution_state(execution_arn)
+        if ":states:" in execution_arn and ":execution:" in execution_arn:
+            return self._step_functions.execution_state(execution_arn)
+        return None

@@ -30,7 +30,7 @@ from waitgate.page import Refusal, Resolution, answer_page, interrupt_page
 from waitgate.page.form_resume import resume_value_from_form
 from waitgate.problem_details import PROBLEM_CONTENT_TYPE
 from waitgate.records import InterruptRecord
-from waitgate.service.deliver_resolution import TASK_GONE
+from waitgate.service.deliver_resolution import PARKED
 from waitgate.service.inspect_interrupt import InterruptView, inspect_by_token
 from waitgate.service.resolve_interrupt import ResolveDependencies
 from waitgate.service.token_access import KeyFor, TokenDependencies, resolve_by_token
@@ -100,7 +100,7 @@ def _run_gone(record: InterruptRecord, deps: ResolveDependencies) -> bool:
     return (
         current is not None
         and current.interrupt_id == record.interrupt_id
-        and current.delivery_outcome == TASK_GONE
+        and current.delivery_outcome in PARKED
     )
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from waitgate.clock import rfc3339
-from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, TaskGoneError
+from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, DeliveryRefusedError, TaskGoneError
 from waitgate.ports import Clock, InterruptStore, Telemetry, Workflow
 from waitgate.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunChange, RunRef, RunView
 from waitgate.service.rules import event_log
@@ -38,10 +38,12 @@ TIMED_OUT = "InterruptTimedOut"
 DELIVERED = "delivered"
 TASK_GONE = "task-gone"
 TOO_LARGE = "result-too-large"
-Via = Literal["inline", "outbox", "expiry"]
+REFUSED = "refused"  # the engine will never take it (InvalidOutput): parked, as a task gone is
+Via = Literal["inline", "outbox", "expiry", "reconciler", "redrive"]
 DeliveryResult = Literal[
-    "delivered", "task-gone", "too-large", "already-delivered", "not-ended", "superseded"
+    "delivered", "task-gone", "refused", "too-large", "already-delivered", "not-ended", "superseded", "not-parked"
 ]
+PARKED = frozenset({TASK_GONE, REFUSED})
 RESOLVER_GRACE_PAUSES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)  # seconds; ~2.5 s in all, only on a task gone
 
 
@@ -62,16 +64,21 @@ def deliver(
     try:
         taken = send_ending(record, deps.workflow)
     except TaskGoneError as gone:
-        if via == "outbox" and (meanwhile := _handled_meanwhile(record, deps)) is not None:
+        if via in ("outbox", "reconciler") and (meanwhile := _handled_meanwhile(record, deps)) is not None:
             return meanwhile
         reason = str(gone.extensions.get("aws_code", ""))
         record_delivery(record, deps, TASK_GONE, via, reason, committed)
         deps.telemetry.record(Delivered("gone", tenant))
         return "task-gone"
+    except DeliveryRefusedError as refused:  # parked: `waitgate deliveries list|redrive`
+        reason = str(refused.extensions.get("aws_code", ""))
+        record_delivery(record, deps, REFUSED, via, reason or "Refused", committed)
+        deps.telemetry.record(Delivered("refused", tenant))
+        return "refused"
     except DeliveryFailedError:
         deps.telemetry.record(Delivered("failed", tenant))  # left to the outbox
         raise
-    deps.telemetry.record(Delivered("outbox" if via == "outbox" else "inline", tenant))
+    deps.telemetry.record(Delivered("inline" if via in ("inline", "expiry") else "outbox", tenant))
     if not taken:  # the run was failed with InterruptResultTooLarge: recorded, never sent again
         record_delivery(record, deps, TOO_LARGE, via, RESULT_TOO_LARGE, committed)
         return "too-large"
@@ -84,9 +91,10 @@ def deliver(
 
 
 def deliver_undelivered(
-    run: RunRef, node_id: str, interrupt_id: str, deps: DeliveryDependencies
+    run: RunRef, node_id: str, interrupt_id: str, deps: DeliveryDependencies, via: Via = "outbox"
 ) -> DeliveryResult:
-    """The outbox: re-read the item (consistently) and deliver it unless that was done already."""
+    """The outbox (and the reconciler): re-read the item (consistently) and deliver it unless that
+    was done already."""
     deps.telemetry.correlate(Correlation.at(run, node_id, interrupt_id))
     record = deps.store.load(run, node_id).interrupt
     if record is None or record.interrupt_id != interrupt_id:
@@ -95,7 +103,19 @@ def deliver_undelivered(
         return "not-ended"
     if record.delivered_at is not None:
         return "already-delivered"
-    return deliver(record, deps, "outbox")
+    return deliver(record, deps, via)
+
+
+def redrive(run: RunRef, node_id: str, interrupt_id: str, deps: DeliveryDependencies) -> DeliveryResult:
+    """An operator's second try of a parked delivery (`waitgate deliveries redrive`): sent again; a
+    success replaces the parked mark, another refusal leaves it parked."""
+    deps.telemetry.correlate(Correlation.at(run, node_id, interrupt_id))
+    record = deps.store.load(run, node_id).interrupt
+    if record is None or record.interrupt_id != interrupt_id:
+        return "superseded"
+    if record.status not in ENDED_STATUSES or record.delivery_outcome not in PARKED:
+        return "not-parked"
+    return deliver(record, deps, "redrive")
 
 
 def _handled_meanwhile(record: InterruptRecord, deps: DeliveryDependencies) -> DeliveryResult | None:
@@ -128,8 +148,8 @@ def record_delivery(
     reason: str = "",
     committed: RunChange | None = None,
 ) -> None:
-    """Mark the node item once; a success may overwrite an earlier `task-gone` (someone else's send
-    raced ours and lost), never the other way round."""
+    """Mark the node item once; a success may overwrite an earlier `task-gone` or `refused` (someone
+    else's send raced ours and lost, or a redrive succeeded), never the other way round."""
     first_view = _view_after(committed)
 
     def attempt() -> None:
@@ -139,7 +159,7 @@ def record_delivery(
         if view.snapshot is None or current is None or current.interrupt_id != record.interrupt_id:
             return
         if current.delivered_at is not None and not (
-            outcome == DELIVERED and current.delivery_outcome == TASK_GONE
+            outcome == DELIVERED and current.delivery_outcome in PARKED
         ):
             return
         now = rfc3339(deps.clock.now())

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from waitgate.approval import ApproverFields, notification_recipients
+from waitgate.clock import rfc3339
 from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice, interrupt_title
 from waitgate.ports import Clock, Contacts, Directory, InterruptStore, Notifier, Telemetry
@@ -88,10 +89,22 @@ def announce(
         return 0
     try:
         recipients = recipients_of(record, deps.directory, deps.ref_kinds)
-        return _notify_each(record, recipients, deps, clock, workflow=workflow)
+        sent = _notify_each(record, recipients, deps, clock, workflow=workflow)
     except (WaitgateError, KeyringError) as error:  # the directory or the keyring: nobody told
         logger.warning("interrupt notifications not sent", extra={"error_type": type(error).__name__})
         return 0
+    if sent and deps.store is not None:
+        _mark_noticed(record, deps.store, clock)
+    return sent
+
+
+def _mark_noticed(record: InterruptRecord, store: InterruptStore, clock: Clock) -> None:
+    """Somebody was told: the reconciler will not tell them again (docs/durability.md). A mark that
+    does not land leaves a second notice to the reconciler, never a failed request."""
+    try:
+        store.mark_noticed(record, rfc3339(clock.now()))
+    except WaitgateError as error:
+        logger.warning("notice mark not recorded", extra={"error_type": type(error).__name__})
 
 
 def remind(record: InterruptRecord, step: Step, deps: NotificationDependencies | None, clock: Clock) -> int:

@@ -263,6 +263,7 @@ def _new_record(
         version=current.version + 1 if current else 1,
         deadline=deadline_schedules.deadline_of(now, payload.get("timeoutMs")),
         escalation=to_json(policy) if policy is not None else None,
+        execution_arn=request.execution_arn,
     )
     if deps.deadlines is None:
         return record, False
