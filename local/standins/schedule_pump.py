@@ -6,8 +6,9 @@ asynchronous-invocation worker, `local.patches.async_invocations`, which retries
 and then sends it to the function's OnFailure destination), with the schedule's Input, and deletes
 it (as ActionAfterCompletion DELETE does). An invocation Lambda does not accept (the function is
 gone, throttled) is Scheduler's to retry: on later ticks, up to the target's RetryPolicy (at most
-MAX_ATTEMPTS here), and then to the target's DeadLetterConfig queue, as Scheduler does. A schedule's due time is read once per version of it (its LastModificationDate), so
-a tick asks for the details of the new and the due ones only, not of every schedule that waits.
+MAX_ATTEMPTS here), and then to the target's DeadLetterConfig queue, as Scheduler does. A schedule's
+due time is read once per version of it (its LastModificationDate), so a tick asks for the details of
+the new and the due ones only, not of every schedule that waits.
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 from waitgate.approval import Memberships
 from waitgate.errors import (
+    AnswerRefusedError,
     ConcurrentUpdateError,
     DeliveryFailedError,
-    DeliveryRefusedError,
     GuardFailedError,
     ResultTooLargeError,
     TaskGoneError,
@@ -250,7 +250,7 @@ class RecordingWorkflow:
         if task_token in self.unavailable:
             raise DeliveryFailedError("Step Functions answered ThrottlingException.", aws_code="Throttling")
         if task_token in self.refusing:
-            raise DeliveryRefusedError("Step Functions answered InvalidOutput.", aws_code="InvalidOutput")
+            raise AnswerRefusedError("Step Functions answered InvalidOutput.", aws_code="InvalidOutput")
 
 
 class MemoryRunIndex:

@@ -175,12 +175,12 @@ class TaskGoneError(WaitgateError):
     title = "Task no longer waiting"
 
 
-class DeliveryRefusedError(WaitgateError):
-    """The engine will never take this answer (it refused its output): the delivery is parked."""
+class AnswerRefusedError(WaitgateError):
+    """The workflow engine will never take this answer (it refused its output): the delivery is parked."""
 
-    code = "delivery_refused"
+    code = "answer_refused"
     status = 409
-    title = "Delivery refused"
+    title = "Answer refused by the workflow engine"
 
 
 class DeliveryFailedError(WaitgateError):

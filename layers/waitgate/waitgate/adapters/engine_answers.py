@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code, is_server_error, is_transient
-from waitgate.errors import DeliveryFailedError, DeliveryRefusedError, TaskGoneError
+from waitgate.errors import AnswerRefusedError, DeliveryFailedError, TaskGoneError
 from waitgate.reconciliation import EngineState
 
 TERMINAL_STATES: frozenset[str] = frozenset({"SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED", "STOPPED"})
@@ -39,7 +39,7 @@ def _by_meaning(
     if code in gone_codes:
         return TaskGoneError(f"{engine} answered {described(error)}.", aws_code=code)
     if code in refused_codes:
-        return DeliveryRefusedError(f"{engine} answered {described(error)}.", aws_code=code)
+        return AnswerRefusedError(f"{engine} answered {described(error)}.", aws_code=code)
     if is_transient(error) or is_server_error(error):
         return DeliveryFailedError(f"{engine} answered {described(error)}.", aws_code=code)
     return error

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from waitgate.clock import rfc3339
-from waitgate.errors import ConcurrentUpdateError, DeliveryFailedError, DeliveryRefusedError, TaskGoneError
+from waitgate.errors import AnswerRefusedError, ConcurrentUpdateError, DeliveryFailedError, TaskGoneError
 from waitgate.ports import Clock, InterruptStore, Telemetry, Workflow
 from waitgate.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunChange, RunRef, RunView
 from waitgate.service.rules import event_log
@@ -41,7 +41,14 @@ TOO_LARGE = "result-too-large"
 REFUSED = "refused"  # the engine will never take it (InvalidOutput): parked, as a task gone is
 Via = Literal["inline", "outbox", "expiry", "reconciler", "redrive"]
 DeliveryResult = Literal[
-    "delivered", "task-gone", "refused", "too-large", "already-delivered", "not-ended", "superseded", "not-parked"
+    "delivered",
+    "task-gone",
+    "refused",
+    "too-large",
+    "already-delivered",
+    "not-ended",
+    "superseded",
+    "not-parked",
 ]
 PARKED = frozenset({TASK_GONE, REFUSED})
 RESOLVER_GRACE_PAUSES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)  # seconds; ~2.5 s in all, only on a task gone
@@ -70,7 +77,7 @@ def deliver(
         record_delivery(record, deps, TASK_GONE, via, reason, committed)
         deps.telemetry.record(Delivered("gone", tenant))
         return "task-gone"
-    except DeliveryRefusedError as refused:  # parked: `waitgate deliveries list|redrive`
+    except AnswerRefusedError as refused:  # parked: `waitgate deliveries list|redrive`
         reason = str(refused.extensions.get("aws_code", ""))
         record_delivery(record, deps, REFUSED, via, reason or "Refused", committed)
         deps.telemetry.record(Delivered("refused", tenant))
