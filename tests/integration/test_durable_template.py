@@ -98,7 +98,12 @@ def test_this_stacks_durable_executions_reach_the_run_lifecycle(own: Any) -> Non
         for r in translated["Resources"].values()
         if r["Type"] == "AWS::Events::Rule" and ("Condition" not in r or intrinsics.condition(r["Condition"]))
     ]
-    patterns = [intrinsics.resolve(rule["Properties"]["EventPattern"]) for rule in rules]
+    # (a rule with a ScheduleExpression and no pattern, the reconciler's, matches no event)
+    patterns = [
+        intrinsics.resolve(r["Properties"]["EventPattern"])
+        for r in rules
+        if "EventPattern" in r["Properties"]
+    ]
     durable = [p for p in patterns if p.get("source") == ["aws.lambda"]]
     assert durable == [
         {

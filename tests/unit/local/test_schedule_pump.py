@@ -41,9 +41,10 @@ class FakeLambda:
     def __init__(self) -> None:
         self.invoked: list[bytes] = []
 
-    def invoke(self, FunctionName: str, Payload: bytes) -> dict[str, Any]:
+    def invoke(self, FunctionName: str, Payload: bytes, InvocationType: str) -> dict[str, Any]:
+        assert InvocationType == "Event"  # Scheduler invokes its target asynchronously
         self.invoked.append(Payload)
-        return {"StatusCode": 200, "Payload": io.BytesIO(b"null")}
+        return {"StatusCode": 202, "Payload": io.BytesIO(b"")}
 
 
 def pump_with(scheduler: FakeScheduler, functions: FakeLambda) -> SchedulePump:
