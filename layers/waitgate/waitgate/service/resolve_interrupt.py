@@ -16,7 +16,12 @@ from typing import Any, Literal
 
 from waitgate.answers import Answer, json_answer
 from waitgate.clock import parse_rfc3339, rfc3339
-from waitgate.errors import DeliveryFailedError, WaitgateError
+from waitgate.errors import (
+    DeliveryFailedError,
+    OutcomeUnknownError,
+    TemporarilyUnavailableError,
+    WaitgateError,
+)
 from waitgate.identity import Caller
 from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Telemetry, Workflow
 from waitgate.records import GuardedItem, IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
@@ -254,13 +259,18 @@ def _deliver(
     record: InterruptRecord, resume_value: Any, deps: ResolveDependencies, committed: RunChange
 ) -> ResolveOutcome:
     """Committed is decided; a task that is gone or a failed send does not undo the decision (a failed
-    send is left to the outbox: the stream consumer delivers what is committed but not delivered)."""
+    send is left to the outbox: the stream consumer delivers what is committed but not delivered). Nor
+    does a store that did not take the delivery's bookkeeping (its mark, its event): the answer is the
+    committed decision, never a 503 or 504, and the outbox finds the item unmarked."""
     resolved = replace(record, status="resolved", resume_value=resume_value)
     try:
         sender = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
         outcome = deliver(resolved, sender, "inline", committed)
         delivered = outcome == "delivered"
     except DeliveryFailedError:
+        delivered = False
+    except (TemporarilyUnavailableError, OutcomeUnknownError) as error:
+        logger.warning("delivery bookkeeping not recorded: the outbox sees it", extra={"code": error.code})
         delivered = False
     return ResolveOutcome(
         status="resolved",
