@@ -92,7 +92,15 @@ def test_an_answer_over_the_engines_limit_fails_the_run_with_interrupt_result_to
     )
     # Then the run fails at once by name, and the item says it was not sent
     assert (execution["status"], execution.get("error")) == ("FAILED", "InterruptResultTooLarge")
-    marked = local_stack.dynamodb.get_item(TableName=table, Key=node_key(run), ConsistentRead=True)["Item"]
+    # (the outbox fails the run first and marks the item after, so the mark is waited for)
+    marked = wait_for(
+        lambda: (
+            (i := local_stack.dynamodb.get_item(TableName=table, Key=node_key(run), ConsistentRead=True)["Item"])
+            and "deliveryOutcome" in i
+            and i
+        ),
+        what="the item's delivery mark",
+    )
     assert marked["deliveryOutcome"]["S"] == "result-too-large"
 
 

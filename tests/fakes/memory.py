@@ -234,10 +234,11 @@ class RecordingWorkflow:
         return self.executions.get(execution_arn, "running")
 
     def send_success(self, task_token: str, output: Any) -> None:
-        self._reachable(task_token)
+        # As the adapters do: the size is checked before anything is sent
         size = len(json.dumps(output, ensure_ascii=False, separators=(",", ":")))
         if self.output_limit is not None and size > self.output_limit:
             raise ResultTooLargeError(f"The resume value is {size:,} characters of JSON.")
+        self._reachable(task_token)
         self.successes.append((task_token, output))
 
     def send_failure(self, task_token: str, error: str, cause: str) -> None:

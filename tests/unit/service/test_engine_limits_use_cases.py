@@ -64,6 +64,20 @@ def test_the_outbox_fails_a_too_large_answer_instead_of_retrying_it(world: World
     assert world.interrupt().delivery_outcome == TOO_LARGE
 
 
+def test_a_second_try_after_the_first_ones_mark_was_lost_still_says_too_large(world: World) -> None:
+    # Given a too-large answer whose run the outbox failed, but whose mark the store did not take
+    world.request(CUSTOM)
+    world.workflow.unavailable.add("task-1")
+    world.resolve(LONG)
+    world.workflow.unavailable.clear()
+    record = world.interrupt()
+    world.workflow.gone.add("task-1")  # the first try failed the task; the engine now calls it gone
+    # When the outbox tries again
+    assert deliver(record, world.delivery(), "outbox") == "too-large"
+    # Then the item says what happened (too large), not that the task was gone (a parked delivery)
+    assert world.interrupt().delivery_outcome == TOO_LARGE
+
+
 def test_a_replayed_answer_too_large_for_the_engine_fails_the_asking_task(world: World) -> None:
     # Given a key resolved with a value the (now smaller) engine cannot take
     world.workflow.output_limit = None

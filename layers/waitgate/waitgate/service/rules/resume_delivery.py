@@ -4,13 +4,16 @@ The size budgets (waitgate.size_limits) keep every accepted answer inside both e
 value that still does not fit (kept by an older version, written by hand) must not leave the run
 waiting for ever with the outbox retrying: the engine's adapter refuses it before sending
 (ResultTooLargeError) and the run fails with `InterruptResultTooLarge`, which the workflow can Catch.
+A second try (the outbox, after the first try's mark was lost) finds that task already failed: the value
+is still one no engine takes, so the answer is the same, not "task gone".
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
-from waitgate.errors import ResultTooLargeError
+from waitgate.errors import ResultTooLargeError, TaskGoneError
 from waitgate.ports import Workflow
 
 RESULT_TOO_LARGE = "InterruptResultTooLarge"
@@ -21,6 +24,7 @@ def send_resume_value(workflow: Workflow, task_token: str, value: Any) -> bool:
     try:
         workflow.send_success(task_token, value)
     except ResultTooLargeError as too_large:
-        workflow.send_failure(task_token, RESULT_TOO_LARGE, too_large.detail)
+        with suppress(TaskGoneError):  # failed by an earlier try whose mark was lost, or ended otherwise
+            workflow.send_failure(task_token, RESULT_TOO_LARGE, too_large.detail)
         return False
     return True
