@@ -17,13 +17,14 @@ PYTEST = $(BIN)/pytest -q --durations=30 --junitxml=$(TEST_REPORTS)/$@.xml
 LAYER_COVERAGE = --cov=layers/waitgate/waitgate --cov-branch --cov-report=
 COVERAGE_DATA = COVERAGE_FILE=.cache/coverage/$@
 
-.PHONY: dev dev-fresh test static lint typecheck validate checkov unit integration e2e browser-deps axe-core build bench docs-check pictures docs-pictures clean help
+.PHONY: dev dev-fresh smoke test static lint typecheck validate checkov unit integration e2e browser-deps axe-core build bench docs-check pictures docs-pictures clean help
 
 help:
 	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000,"
 	@echo "              with the state it kept in .waitgate/ (WAITGATE_PORT, WAITGATE_AWS_PORT, WAITGATE_STATE_DIR)"
 	@echo "make dev-fresh - the same, forgetting the kept state first"
 	@echo "make test   - lint, typecheck, template checks, unit, integration and e2e tests"
+	@echo "make smoke  - after sam deploy: make smoke STACK_NAME=<stack> (without: the local stack)"
 	@echo "make build  - sam build of template.yaml into .aws-sam/ (bytecode for the runtime's Python 3.13)"
 	@echo "make bench  - benchmarks (prints a table, writes bench/results/latest.json)"
 	@echo "make pictures - re-make the pictures in docs/ (make docs-pictures: the human page's alone)"
@@ -75,6 +76,11 @@ build: $(SAM)
 
 dev: $(INSTALLED)
 	$(BIN)/waitgate dev
+
+# After `sam deploy`: one approval by signed link, one signed webhook, one durable run, every alarm
+# (local/cli/smoke.py). Without STACK_NAME, the local stack (the running one, else one of its own).
+smoke: $(INSTALLED)
+	$(BIN)/waitgate smoke $(if $(STACK_NAME),--stack-name $(STACK_NAME))
 
 dev-fresh: $(INSTALLED)
 	$(BIN)/waitgate dev --fresh

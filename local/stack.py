@@ -40,7 +40,7 @@ from local.standins.oidc_flow import OidcFlow
 from local.standins.pumps import Pump, stop_all
 from local.standins.schedule_pump import schedule_pump
 from local.standins.scheduled_functions import scheduled_function_pump
-from local.standins.webhook_sources import configure_sources, described
+from local.standins.webhook_sources import configure_sources, described, secret_prefix
 from local.state.kept_state import KeptState, start_line
 from local.state.running_instance import PidFile
 from local.state.state_capture import autosave_pump
@@ -225,6 +225,7 @@ class LocalStack:
         if self._channels is not None:
             self.description["slack"] = self._channels.description(self.settings.api_url)
         self.description["webhooks"] = described(self._webhooks, self.settings.api_url)
+        self.description["webhookSecretPrefix"] = secret_prefix(self.context.stack_name)
         if self.durable is not None:
             self.description["durable"] = self.durable.description(self.context)
         self.settings.state_dir.write_local_json(self.description)

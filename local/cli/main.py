@@ -84,6 +84,12 @@ COMMANDS = {
         "run_deliveries",
         "show and re-drive parked deliveries (the local stack's, or a deployed one's)",
     ),
+    "smoke": Command(
+        "local.cli.smoke",
+        "add_smoke_parser",
+        "run_smoke",
+        "check a deployed stack (or the local stack) end to end: link, webhook, durable, alarms",
+    ),
 }
 # What a command may fail with that is the user's situation, not a bug: said in one line, exit 1.
 # Named by module: an error whose module was never imported cannot have been raised.

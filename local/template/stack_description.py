@@ -10,6 +10,8 @@ OUTPUTS_BY_TYPE = {
     "AWS::DynamoDB::Table": "tableNames",
     "AWS::SNS::Topic": "topicArns",
     "AWS::SQS::Queue": "queueUrls",
+    "AWS::SecretsManager::Secret": "secretArns",
+    "AWS::CloudWatch::Alarm": "alarmNames",
 }
 
 

@@ -95,7 +95,11 @@ def test_an_answer_over_the_engines_limit_fails_the_run_with_interrupt_result_to
     # (the outbox fails the run first and marks the item after, so the mark is waited for)
     marked = wait_for(
         lambda: (
-            (i := local_stack.dynamodb.get_item(TableName=table, Key=node_key(run), ConsistentRead=True)["Item"])
+            (
+                i := local_stack.dynamodb.get_item(TableName=table, Key=node_key(run), ConsistentRead=True)[
+                    "Item"
+                ]
+            )
             and "deliveryOutcome" in i
             and i
         ),

@@ -48,6 +48,7 @@ HELPS = [
     ["inbox-backfill"],
     ["deliveries"],
     ["deliveries", "redrive"],
+    ["smoke"],
 ]
 
 
