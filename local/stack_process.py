@@ -23,6 +23,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 READY_PREFIX = READY_LINE.split("{", 1)[0]
 START_TIMEOUT_SECONDS = 300  # as tests/e2e/waiting.py's bound: on a loaded machine a start takes minutes
 STOP_TIMEOUT_SECONDS = 15
+PASSED_THROUGH = ("WAITGATE_MODEL_CHECK_TALLY",)  # `make test`'s count of the calls the model check saw
 
 
 class StackDidNotStartError(RuntimeError):
@@ -49,7 +50,9 @@ def free_port() -> int:
 def stack_environment(state_dir: Path) -> dict[str, str]:
     """This environment without AWS or waitgate settings, on two free ports, with its own state."""
     environment = {
-        key: value for key, value in os.environ.items() if not key.startswith(("AWS_", "WAITGATE_"))
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("AWS_", "WAITGATE_")) or key in PASSED_THROUGH
     }
     environment.update(
         WAITGATE_STATE_DIR=str(state_dir),

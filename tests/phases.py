@@ -24,6 +24,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 REPORTS = REPO_ROOT / ".cache" / "test-reports"
 COVERAGE = REPO_ROOT / ".cache" / "coverage"
+# WAITGATE_MODEL_CHECK_TALLY: each process writes what the model check saw there (strict_requests)
+MODEL_CHECK = REPO_ROOT / ".cache" / "model-check"
 SLOWEST = 5
 
 
@@ -132,6 +134,24 @@ def coverage_line() -> str:
     )
 
 
+def model_check_line() -> str:
+    """What the strict model check saw over every process of the run that made AWS calls (tests,
+    local stacks, CLI commands): calls, operations, and the calls AWS would have refused."""
+    files = sorted(MODEL_CHECK.glob("model-check-*.json"))
+    tallies = [json.loads(path.read_text(encoding="utf-8")) for path in files]
+    if not tallies:
+        return "model check: no AWS call seen"
+    operations = {name for tally in tallies for name in tally["operations"]}
+    calls = sum(tally["calls"] for tally in tallies)
+    refused = sum(tally["violations"] for tally in tallies)
+    expected = sum(tally.get("expectedRefusals", 0) for tally in tallies)
+    return (
+        f"model check (botocore's models: types, sizes, patterns, enums): {calls:,} calls of "
+        f"{len(operations)} operations in {len(tallies)} processes; {refused} AWS would refuse "
+        f"({expected} refused on purpose by tests of the refusals)"
+    )
+
+
 def summary(phases: list[Phase], seconds: float) -> str:
     lines = [
         "",
@@ -153,12 +173,14 @@ def summary(phases: list[Phase], seconds: float) -> str:
             for case in sorted(phase.cases, key=lambda c: -c.seconds)[:SLOWEST]:
                 lines.append(f"  {case.seconds:8.2f} s  {case.name}")
     lines.append(coverage_line())
+    lines.append(model_check_line())
     return "\n".join(lines)
 
 
 def main(stages: list[str]) -> int:
-    for stale in [*REPORTS.glob("*.xml"), *COVERAGE.glob("*")]:
+    for stale in [*REPORTS.glob("*.xml"), *COVERAGE.glob("*"), *MODEL_CHECK.glob("*.json")]:
         stale.unlink()
+    os.environ["WAITGATE_MODEL_CHECK_TALLY"] = str(MODEL_CHECK)  # every phase's processes count their calls
     started = time.monotonic()
     phases: list[Phase] = []
     for stage in stages:

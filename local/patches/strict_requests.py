@@ -209,14 +209,18 @@ class Tally:
     calls: Counter[str] = field(default_factory=Counter)
     violations: list[Violation] = field(default_factory=list)
     unchecked_patterns: set[str] = field(default_factory=set)
-    violations_seen: int = 0
+    violations_seen: int = 0  # outside `expected_refusals()` blocks: zero over `make test`
+    expected_seen: int = 0  # inside them: the refusals tests make on purpose
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def record(self, operation: str, found: list[Violation]) -> None:
+    def record(self, operation: str, found: list[Violation], expected: bool = False) -> None:
         with self.lock:
             self.calls[operation] += 1
             self.violations.extend(found)
-            self.violations_seen += len(found)
+            if expected:
+                self.expected_seen += len(found)
+            else:
+                self.violations_seen += len(found)
 
     def take(self) -> list[Violation]:
         """The violations recorded since the last take (a test's own)."""
@@ -230,6 +234,7 @@ class Tally:
                 "calls": sum(self.calls.values()),
                 "operations": dict(sorted(self.calls.items())),
                 "violations": self.violations_seen,
+                "expectedRefusals": self.expected_seen,
                 "uncheckedPatterns": sorted(self.unchecked_patterns),
             }
 
@@ -252,7 +257,8 @@ def _checking(emit_api_params: Any) -> Any:
     def emit_and_check(self: Any, api_params: Any, operation_model: Any, context: Any) -> Any:
         api_params = emit_api_params(self, api_params, operation_model, context)
         found = check_request(operation_model, api_params)
-        TALLY.record(f"{operation_model.service_model.service_name}.{operation_model.name}", found)
+        operation = f"{operation_model.service_model.service_name}.{operation_model.name}"
+        TALLY.record(operation, found, expected=bool(_EXPECTING[0]))
         server_side = [v for v in found if not v.client_side]
         for violation in found:
             if not _EXPECTING[0]:
