@@ -29,12 +29,26 @@ help:
 	@echo "make bench  - benchmarks (prints a table, writes bench/results/latest.json)"
 	@echo "make pictures - re-make the pictures in docs/ (make docs-pictures: the human page's alone)"
 
-$(INSTALLED): pyproject.toml requirements.lock
+# Two installs into .venv: `make dev` and `make smoke` need only the local stack's packages
+# (requirements-stack.lock, 67 of them); `make test` and the rest add the test toolchain
+# (requirements.lock, 107). Either says what it does before it takes its minute or two.
+STACK_INSTALLED := $(VENV)/.stack-installed
+
+$(STACK_INSTALLED): pyproject.toml requirements-stack.lock
+	@echo "make: installing the local stack's packages into $(VENV) (first time only; about a minute)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements-stack.lock
+	$(BIN)/python -m pip install -q --no-deps -e .
+	@touch $@
+
+$(INSTALLED): pyproject.toml requirements.lock requirements-stack.lock
+	@echo "make: installing the local stack and the test toolchain into $(VENV) (first time only; about two minutes)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements.lock
 	$(BIN)/python -m pip install -q --no-deps -e .
-	@touch $@
+	@touch $@ $(STACK_INSTALLED)
 
 # Debian's chromium and its driver for the browser tests, and npm for axe-core (root, or sudo, on a
 # fresh machine).
@@ -74,15 +88,15 @@ build: $(SAM)
 	@test -n "$(RUNTIME_PYTHON)" || { echo "make build: no Python 3.13 (the template's runtime) here: pyenv install 3.13, or RUNTIME_PYTHON=..." >&2; exit 1; }
 	SAM_CLI_TELEMETRY=0 WAITGATE_RUNTIME_PYTHON=$(RUNTIME_PYTHON) $(SAM) build --parallel
 
-dev: $(INSTALLED)
+dev: $(STACK_INSTALLED)
 	$(BIN)/waitgate dev
 
 # After `sam deploy`: one approval by signed link, one signed webhook, one durable run, every alarm
 # (local/cli/smoke.py). Without STACK_NAME, the local stack (the running one, else one of its own).
-smoke: $(INSTALLED)
+smoke: $(STACK_INSTALLED)
 	$(BIN)/waitgate smoke $(if $(STACK_NAME),--stack-name $(STACK_NAME))
 
-dev-fresh: $(INSTALLED)
+dev-fresh: $(STACK_INSTALLED)
 	$(BIN)/waitgate dev --fresh
 
 # The static checks, run at the same time by `make static` (and so by `make test`): a new check is a
