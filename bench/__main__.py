@@ -24,6 +24,7 @@ MODULES = [
     "first_request",
     "soak",
     "slack_clicks",
+    "slack_ack",
     "durable_roundtrip",
 ]
 

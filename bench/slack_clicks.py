@@ -1,7 +1,8 @@
 """Slack's 3-second limit, measured: how long `POST /channels/slack/interactions` takes to answer a
-signed Accept click (verify, map the member, resolve through the one resolve path, deliver), and how
-long a notice takes from the execution's start to the Slack message being posted, on a local stack
-this bench starts (the Slack Web API stand-in, SES on moto). 20 runs, one click each."""
+signed Accept click (the tenant's secret, the signature, the replay mark, the click queued: the Slack
+decider decides it after; bench/slack_ack.py measures both cold), and how long a notice takes from the
+execution's start to the Slack message being posted, on a local stack this bench starts (the Slack
+Web API stand-in, SES on moto). 20 runs, one click each."""
 
 from __future__ import annotations
 

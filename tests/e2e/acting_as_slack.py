@@ -1,5 +1,6 @@
 """The local stack's channels as a test sees them: fresh principals with contact points, runs to start,
-the inbox by channel, clicks posted as Slack posts them, the Slack stand-in's recorded calls and
+the inbox by channel, clicks posted as Slack posts them (and the Slack decider done with them: the
+public function answers before the click is decided), the Slack stand-in's recorded calls and
 failures, and the run's debug events."""
 
 from __future__ import annotations
@@ -92,6 +93,20 @@ def press(
 def post_interaction(stack: LocalStackHandle, body: str, headers: dict[str, str]) -> tuple[int, bytes]:
     answer = stack.http.request("POST", "/channels/slack/interactions", data=body.encode(), headers=headers)
     return answer.status, answer.body
+
+
+def clicks_decided(stack: LocalStackHandle) -> None:
+    """Wait until the Slack decider is done with every click acknowledged so far: the clicks queue
+    holds none, visible or in flight (a click is deleted once decided; one that failed comes back)."""
+    sqs = stack.client("sqs")
+    url = stack.description["queueUrls"]["SlackClicksQueue"]
+    names = ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"]
+
+    def empty() -> bool:
+        counts = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=names)["Attributes"]
+        return all(counts.get(name) == "0" for name in names)
+
+    wait_for(empty, what="the Slack decider to decide every acknowledged click")
 
 
 def slack_calls(stack: LocalStackHandle, method: str) -> list[dict[str, Any]]:

@@ -1,8 +1,9 @@
 """E-mail and Slack on the local stack (issue 16, "How we will know"): each recipient's own link by
-SES (on moto) and by Slack (the stand-in); a signed click resolves exactly once through the one resolve
-path and updates every message; a forged, stale or replayed request is 401; an ineligible clicker is
-told why, only they; a quorum completes by clicks; a failing channel parks the notice and leaves the
-suspension intact. Principals get fresh names, so no other test's inbox changes."""
+SES (on moto) and by Slack (the stand-in); a signed click is answered 200 at once and decided after by
+the Slack decider, exactly once through the one resolve path, and updates every message; a forged,
+stale or replayed request is 401; an ineligible clicker is told why, only they; a quorum completes by
+clicks; a failing channel parks the notice and leaves the suspension intact. Principals get fresh
+names, so no other test's inbox changes."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tests.e2e.acting_as_slack import (
     TEAM,
     People,
     approval,
+    clicks_decided,
     delivered,
     events,
     finished,
@@ -132,8 +134,9 @@ def test_slacks_retry_of_a_click_resolves_once(local_stack: LocalStackHandle) ->
         action_ts=action_ts,
         timestamp=int(time.time()) + 1,
     )
-    # Then both are 200, one vote is recorded, and ann is not told she voted twice
+    # Then both are 200, and once both are decided one vote is recorded, and ann is not told she voted twice
     assert first[0] == retry[0] == 200
+    clicks_decided(local_stack)
     assert len(of_type(events(local_stack, run_id), "interrupt.voted")) == 1
     told = [
         c["arguments"]["text"]
@@ -174,8 +177,9 @@ def test_a_two_of_three_quorum_completes_by_two_slack_clicks(local_stack: LocalS
     messages = {
         name: delivered(local_stack, run_id, people[name], "slack")["message"] for name in ("ann", "bo", "cy")
     }
-    # When ann presses Accept: her vote is recorded, and she is told it waits for more
+    # When ann presses Accept: her vote is recorded, and the request still waits for more
     assert press(local_stack, messages["ann"], "accept", people.slack["ann"])[0] == 200
+    wait_for(lambda: of_type(events(local_stack, run_id), "interrupt.voted") or None, what="ann's vote")
     assert interrupt_status(local_stack, run_id) == "pending"
     # And bo presses Accept
     assert press(local_stack, messages["bo"], "accept", people.slack["bo"])[0] == 200
@@ -300,8 +304,9 @@ def test_a_signed_click_naming_a_payment_wait_resolves_nothing(local_stack: Loca
     pressed["value"] = json.dumps(value)
     body = click_body(pressed, people.slack["alice"], message["channel"], message["ts"], TEAM)
     status, answer = post_interaction(local_stack, body, signed_headers(body, _secret(local_stack)))
-    # Then Slack gets 200 and the payment still waits, as does the approval
+    # Then Slack gets 200, and once the click is decided the payment still waits, as does the approval
     assert (status, answer) == (200, b"")
+    clicks_decided(local_stack)
     assert interrupt_status(local_stack, payment_run) == "pending"
     assert interrupt_status(local_stack, run_id) == "pending"
 
@@ -338,6 +343,7 @@ def test_hostile_bytes_before_the_signature_are_401_and_signed_odd_values_are_20
         body = click_body(which, people.slack["alice"], message["channel"], message["ts"], TEAM, action_ts)
         status, answer = post_interaction(local_stack, body, signed_headers(body, _secret(local_stack)))
         assert (status, answer) == (200, b""), (action_ts, answer)
+    clicks_decided(local_stack)
     assert interrupt_status(local_stack, run_id) == "pending"
     # And the tenant named in the URL is the one whose secret checks: another has none, so 401
     body = click_body(pressed, people.slack["alice"], message["channel"], message["ts"], TEAM)

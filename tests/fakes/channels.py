@@ -1,14 +1,17 @@
 """In-memory channel ports for unit tests: contact points, a recording channel, the sent-messages
-ledger, Slack messages that are updated or told, the tenants' Slack apps and a replay guard."""
+ledger, Slack messages that are updated or told, the tenants' Slack apps, a replay guard and the
+clicks queue."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from waitgate.channels.contacts import ChannelName, ContactPoints
 from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
-from waitgate.errors import DeliveryFailedError, DeliveryRefusedError
+from waitgate.errors import DeliveryFailedError, DeliveryRefusedError, TemporarilyUnavailableError
 from waitgate.records import RunRef
 
 
@@ -119,3 +122,21 @@ class MemoryReplayGuard:
             return False
         self.seen.add(key)
         return True
+
+
+class MemoryClickQueue:
+    """The clicks queue: each document as SQS would hold it (its JSON text), in order."""
+
+    def __init__(self) -> None:
+        self.bodies: list[str] = []
+        self.refusing = False
+
+    def put(self, document: dict[str, str]) -> None:
+        if self.refusing:
+            raise TemporarilyUnavailableError("The click could not be taken; send it again.")
+        self.bodies.append(json.dumps(document))
+
+    def take(self) -> list[Any]:
+        """Every document queued so far, as the decider reads it; the queue is left empty."""
+        taken, self.bodies = [json.loads(body) for body in self.bodies], []
+        return taken

@@ -1,6 +1,7 @@
 """The Slack interactivity endpoint under hostile bytes, headers and URLs, on moto: the signature is
 checked first, so whatever a body holds, unsigned it is 401 problem+json; signed (Slack's own secret),
-it is 200. Never a 5xx, and nothing of the run under attack changes, whatever the request."""
+it is 200. Never a 5xx, and nothing of the run under attack changes, whatever the request: neither
+when it is answered nor once the Slack decider has decided what it queued."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import hmac
 import itertools
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -38,27 +40,67 @@ tenants = st.none() | st.sampled_from(
 )
 
 
+@dataclass
+class Slack:
+    """The public function, and the Slack decider draining the clicks queue it fills."""
+
+    answer: Handler
+    decider: Handler
+    sqs: Any
+    queue_url: str
+    queue_arn: str
+
+    def __call__(self, event: dict[str, Any]) -> dict[str, Any]:
+        response: dict[str, Any] = self.answer(event)
+        self.decide_queued()
+        return response
+
+    def decide_queued(self) -> None:
+        while messages := self.sqs.receive_message(
+            QueueUrl=self.queue_url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["All"]
+        ).get("Messages", []):
+            records = [
+                {
+                    "messageId": m["MessageId"],
+                    "receiptHandle": m["ReceiptHandle"],
+                    "body": m["Body"],
+                    "attributes": m["Attributes"],
+                    "messageAttributes": {},
+                    "md5OfBody": m["MD5OfBody"],
+                    "eventSource": "aws:sqs",
+                    "eventSourceARN": self.queue_arn,
+                    "awsRegion": REGION,
+                }
+                for m in messages
+            ]
+            assert self.decider({"Records": records}) == {"batchItemFailures": []}
+            entries = [{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)]
+            self.sqs.delete_message_batch(QueueUrl=self.queue_url, Entries=entries)
+
+
 @pytest.fixture
-def slack(environment: None, monkeypatch: pytest.MonkeyPatch) -> Handler:
-    """The default tenant's Slack app (its secret), a directory for its members, no Slack to talk to."""
+def slack(environment: None, monkeypatch: pytest.MonkeyPatch) -> Slack:
+    """The default tenant's Slack app (its secret), a directory for its members, the clicks queue,
+    no Slack to talk to."""
     secrets = boto3.client("secretsmanager", region_name=REGION)
     secret = {"botToken": "xoxb-test", "signingSecret": SIGNING_SECRET, "teamId": "T0TEST"}
     secrets.create_secret(Name=f"{SLACK_PREFIX}default", SecretString=json.dumps(secret))
     directory = create_table_from_template(
         boto3.client("dynamodb", region_name=REGION), "DirectoryTable", "waitgate-directory-slack"
     )
+    sqs = boto3.client("sqs", region_name=REGION)
+    queue_url = sqs.create_queue(QueueName="waitgate-slack-clicks")["QueueUrl"]
+    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
     monkeypatch.setenv("DIRECTORY_TABLE_NAME", directory)
     monkeypatch.setenv("SLACK_SECRET_PREFIX", SLACK_PREFIX)
     monkeypatch.setenv("SLACK_API_URL", "http://127.0.0.1:9/api/")  # an ephemeral reply fails fast
-    from waitgate import channel_composition, composition
-    from waitgate import settings as configured
+    monkeypatch.setenv("SLACK_CLICKS_QUEUE_URL", queue_url)
+    from waitgate import composition
 
-    configured.settings.cache_clear()
-    for module in (composition, channel_composition):
-        for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
-    return Handler("slack_interactions")
+    composition.forget_instances()
+    return Slack(Handler("slack_interactions"), Handler("decide_slack_clicks"), sqs, queue_url, queue_arn)
 
 
 def slack_event(raw: bytes, headers: dict[str, str], tenant: str | None) -> dict[str, Any]:
@@ -152,7 +194,7 @@ def target(environment: None, dynamodb: Any, table_name: str) -> Target:
     tenant=tenants,
 )
 def test_unsigned_hostile_requests_are_401_before_anything_is_read(
-    slack: Handler, target: Target, body: bytes, headers: dict[str, str], tenant: str | None
+    slack: Slack, target: Target, body: bytes, headers: dict[str, str], tenant: str | None
 ) -> None:
     before = target.state()
     answered(slack(slack_event(body, headers, tenant)), (401,))
@@ -163,9 +205,7 @@ def test_unsigned_hostile_requests_are_401_before_anything_is_read(
 
 @HOSTILE
 @given(body=hostile_bytes)
-def test_signed_hostile_bodies_are_200_and_change_nothing(
-    slack: Handler, target: Target, body: bytes
-) -> None:
+def test_signed_hostile_bodies_are_200_and_change_nothing(slack: Slack, target: Target, body: bytes) -> None:
     before = target.state()
     # (Slack signs UTF-8 text: bytes that are not cannot carry its signature)
     answered(slack(slack_event(body, signed(body), None)), (200, 401))
@@ -175,7 +215,7 @@ def test_signed_hostile_bodies_are_200_and_change_nothing(
 @HOSTILE
 @given(member=st.sampled_from(["action_ts", "value", "user"]), value=hostile_value)
 def test_signed_clicks_with_a_hostile_value_are_200_and_change_nothing(
-    slack: Handler, target: Target, member: str, value: str
+    slack: Slack, target: Target, member: str, value: str
 ) -> None:
     before = target.state()
     body = click_with(target, member, value)

@@ -111,8 +111,9 @@ def refresh_dependencies() -> RefreshDependencies:
 
 
 def slack_dependencies() -> SlackDependencies:
-    from waitgate.adapters.dynamodb_sent_messages import DynamoDbReplayGuard, DynamoDbSentMessages
-    from waitgate.adapters.slack_signature import SlackSignatureCheck
+    """The Slack decider's: the resolve path, the members' principals, the tenants' Slack apps, the
+    messages waitgate posted and Slack's Web API for the ephemeral replies."""
+    from waitgate.adapters.dynamodb_sent_messages import DynamoDbSentMessages
     from waitgate.channels.contacts import NoContacts
     from waitgate.service.slack_interaction import SlackDependencies
 
@@ -120,8 +121,6 @@ def slack_dependencies() -> SlackDependencies:
         resolve=resolve_dependencies(),
         contacts=contacts() or NoContacts(),
         workspaces=slack_workspaces(),
-        signatures=SlackSignatureCheck(SystemClock()),
-        replays=DynamoDbReplayGuard(aws_client("dynamodb"), settings().table_name),
         messages=slack_web_api(),
         sent=DynamoDbSentMessages(aws_client("dynamodb"), settings().table_name),
     )

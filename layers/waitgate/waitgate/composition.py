@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import os
 from datetime import timedelta
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
+from waitgate.boto_clients import CLIENT_RETRIES as CLIENT_RETRIES
+from waitgate.boto_clients import CLIENT_TIMEOUTS as CLIENT_TIMEOUTS
+from waitgate.boto_clients import aws_client as aws_client
+from waitgate.boto_clients import client_config as client_config
 from waitgate.clock import SystemClock
 from waitgate.settings import settings
 
@@ -36,25 +40,7 @@ if TYPE_CHECKING:
     from waitgate.tokens import CachedKeyring
 
 
-# Every AWS call, retries and backoff included, ends well inside the shortest function timeout of the
-# template (Globals: 15 s): at worst 2 attempts × (1 s connect + 5 s read) + 1 s backoff = 13 s, so a
-# hung call fails as itself (an HTTPClientError, read by meaning) instead of as a Lambda timeout.
-CLIENT_TIMEOUTS = {"connect_timeout": 1, "read_timeout": 5}
-CLIENT_RETRIES = {"mode": "standard", "total_max_attempts": 2}
 DURABLE_BOTOCORE = (1, 42, 1)  # the first botocore with SendDurableExecutionCallbackSuccess/Failure
-
-
-def client_config() -> Any:
-    from botocore.config import Config
-
-    return Config(retries=dict(CLIENT_RETRIES), tcp_keepalive=True, **CLIENT_TIMEOUTS)
-
-
-@cache
-def aws_client(service: str) -> Any:
-    import boto3
-
-    return boto3.client(service, config=client_config())
 
 
 class DurableSdkTooOldError(RuntimeError):
@@ -306,6 +292,9 @@ WIRING_MODULES = (
     "waitgate.request_composition",
     "waitgate.stream_composition",
     "waitgate.reconcile_composition",
+    "waitgate.slack_ack_composition",
+    "waitgate.boto_clients",
+    "waitgate.delivery_queue",
 )
 
 

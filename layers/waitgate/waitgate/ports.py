@@ -261,6 +261,14 @@ class ReplayGuard(Protocol):
         ...
 
 
+class ClickQueue(Protocol):
+    """Where an acknowledged Slack click waits for its decision (docs/channels.md, "A click")."""
+
+    def put(self, document: dict[str, str]) -> None:
+        """Queued; TemporarilyUnavailableError when the queue did not take it (nothing was queued)."""
+        ...
+
+
 class SlackSignatures(Protocol):
     def is_valid(
         self, signing_secret: str, body: bytes, timestamp: str | None, signature: str | None

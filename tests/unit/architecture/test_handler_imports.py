@@ -1,9 +1,15 @@
 """The handlers are deployed without the local stack: nothing in functions/ may import `local`
-(import-linter holds the layer's own contracts; functions/ is not a package it can see)."""
+(import-linter holds the layer's own contracts; functions/ is not a package it can see). And the
+public Slack function, which Slack gives 3 seconds a cold start included, imports nothing of the
+decision it hands to the Slack decider."""
 
 from __future__ import annotations
 
 import ast
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,3 +32,45 @@ def imported_roots(source: Path) -> set[str]:
 def test_a_handler_never_imports_the_local_stack(handler: Path) -> None:
     # Given a function's handler / Then it imports only what Lambda will have: no `local`, no tests
     assert not imported_roots(handler) & {"local", "tests", "bench"}
+
+
+# What Slack's 3 seconds cannot pay for at a cold start (bench/slack_ack.py measures what it does pay)
+NOT_FOR_THE_SLACK_ACKNOWLEDGEMENT = (
+    "waitgate.service.resolve_interrupt",  # the resolve path is the decider's
+    "waitgate.service.slack_interaction",
+    "waitgate.composition",
+    "waitgate.channel_composition",
+    "waitgate.settings",
+    "pydantic",  # the settings model's
+    "slack_sdk",  # its signature module loads the whole Web API client
+    "aws_lambda_powertools.event_handler",  # the resolver
+    "boto3",  # loaded with the first client, not at import
+)
+
+
+def test_the_slack_acknowledgement_imports_nothing_of_the_decision() -> None:
+    # Given a fresh interpreter that imports the public Slack function as Lambda would
+    probe = (
+        "import importlib.util, json, sys\n"
+        "spec = importlib.util.spec_from_file_location('app', sys.argv[1])\n"
+        "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(FUNCTIONS.parent / "layers" / "waitgate"),
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "POWERTOOLS_SERVICE_NAME": "waitgate",
+    }
+    answer = subprocess.run(
+        [sys.executable, "-c", probe, str(FUNCTIONS / "slack_interactions" / "app.py")],
+        env=environment, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    loaded = set(json.loads(answer.stdout.splitlines()[-1]))
+    # Then none of the decision's modules, nor the heavy libraries it uses, is loaded
+    assert not {
+        module
+        for module in loaded
+        for heavy in NOT_FOR_THE_SLACK_ACKNOWLEDGEMENT
+        if module == heavy or module.startswith(f"{heavy}.")
+    }

@@ -1,6 +1,6 @@
 """A host with a Slack app for the Slack use-case tests: the default tenant's workspace, its members'
-contact points, the messages waitgate posted (the sent-messages ledger), and clicks signed as Slack
-signs them."""
+contact points, the messages waitgate posted (the sent-messages ledger), clicks signed as Slack signs
+them, and the clicks queue between the acknowledgement and the decision."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from tests.fakes.channels import (
+    MemoryClickQueue,
     MemoryContacts,
     MemoryReplayGuard,
     MemorySentMessages,
@@ -24,7 +25,8 @@ from waitgate.adapters.slack_signature import SlackSignatureCheck
 from waitgate.channels.message_facts import facts_of
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
 from waitgate.channels.slack_blocks import message_blocks
-from waitgate.service.slack_interaction import SlackDependencies, SlackRequest
+from waitgate.service.slack_acknowledge import AcknowledgeDependencies, SlackRequest, acknowledge
+from waitgate.service.slack_interaction import SlackDependencies, decide_queued
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 TEAM = "T0TEAM"
@@ -40,6 +42,7 @@ class SlackWorld(World):
         self.replays = MemoryReplayGuard()
         self.workspace = SlackWorkspace("default", bot_token="xoxb-1", signing_secret=SECRET, team_id=TEAM)
         self.sent = MemorySentMessages()
+        self.clicks = MemoryClickQueue()
 
     def posted(self, channel: str = SHARED, ts: str = TS, **changes: object) -> None:
         """The message waitgate posted for the interrupt (to alice, in the shared channel by default)."""
@@ -55,16 +58,31 @@ class SlackWorld(World):
         )
         self.sent.record(record.run, record.node_id, record.interrupt_id, replace(message, **changes))  # type: ignore[arg-type]
 
+    def acknowledging(self) -> AcknowledgeDependencies:
+        return AcknowledgeDependencies(
+            workspaces=MemoryWorkspaces(self.workspace),
+            signatures=SlackSignatureCheck(self.clock),
+            replays=self.replays,
+            clicks=self.clicks,
+            clock=self.clock,
+        )
+
     def slack(self) -> SlackDependencies:
         return SlackDependencies(
             resolve=self.resolving(),
             contacts=self.contacts,
             workspaces=MemoryWorkspaces(self.workspace),
-            signatures=SlackSignatureCheck(self.clock),
-            replays=self.replays,
             messages=self.messages,
             sent=self.sent,
         )
+
+    def answer(self, request: SlackRequest) -> str | None:
+        """What the clicker is told: the request acknowledged (UnauthorizedError when it is not), then
+        what it queued decided, as the Slack decider decides it."""
+        acknowledge(request, self.acknowledging())
+        replies = [decide_queued(document, self.slack()) for document in self.clicks.take()]
+        assert len(replies) <= 1, "one request queues one click at most"
+        return replies[0] if replies else None
 
     def click(
         self, action: str, user: str, action_ts: str = "1764496920.000001", **signing: object

@@ -17,9 +17,8 @@ import json
 from typing import Any
 
 from waitgate.channels.message_facts import ACTION_LABELS, MessageFacts, names, outcome_line, shown_time
+from waitgate.channels.slack_actions import ACTION_PREFIX, OPEN_PAGE_ACTION
 
-ACTION_PREFIX = "waitgate:"  # action_id = waitgate:<action>
-OPEN_PAGE_ACTION = f"{ACTION_PREFIX}open-page"
 METADATA_EVENT = "waitgate_interrupt"
 Block = dict[str, Any]
 _HEADER_LIMIT, _SECTION_LIMIT, _BUTTON_LIMIT = 150, 3000, 75

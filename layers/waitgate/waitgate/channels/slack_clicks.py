@@ -22,7 +22,7 @@ from typing import Any, Final
 from urllib.parse import parse_qs
 
 from waitgate.channels.sent_messages import SentMessage
-from waitgate.channels.slack_blocks import ACTION_PREFIX, OPEN_PAGE_ACTION
+from waitgate.channels.slack_actions import ACTION_PREFIX, OPEN_PAGE_ACTION
 from waitgate.errors import WaitgateError
 from waitgate.payloads import json_rules
 from waitgate.records import RunRef, check_node_id
@@ -82,7 +82,7 @@ def parse_click(body: bytes) -> SlackClick:
             run=run,
             node_id=node_id,
             interrupt_id=interrupt_id,
-            action_ts=_action_ts(action["action_ts"]),
+            action_ts=action_ts_of(action["action_ts"]),
             channel_id=_text(container.get("channel_id") or channel.get("id") or ""),
             message_ts=_text(container.get("message_ts") or ""),
         )
@@ -145,7 +145,7 @@ def _button_value(action: dict[str, Any]) -> tuple[RunRef, str, str]:
     return run, node_id, interrupt_id
 
 
-def _action_ts(value: Any) -> str:
+def action_ts_of(value: Any) -> str:
     """Slack's `action_ts` as a time: digits, a fraction, within what a date can be (not nan, inf, 1e20)."""
     if not isinstance(value, str) or not _ACTION_TS.fullmatch(value) or float(value) > _LAST_SECOND:
         raise ValueError("action_ts is not a time")

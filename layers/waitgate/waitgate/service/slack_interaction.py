@@ -1,18 +1,14 @@
-"""A click in Slack (`POST /channels/slack/interactions`), answered through the one resolve path.
+"""A Slack click, decided through the one resolve path: what the Slack decider does with each click
+the acknowledgement queued (`slack_acknowledge`; Slack had its 200 already, docs/channels.md).
 
-Order: the tenant the request URL names (`?tenant=`, else the default tenant) → that tenant's signing
-secret checks Slack's v0 signature over the raw bytes (5 minutes, constant time) → a request seen
-before is a replay; any of these failing is 401 and nothing changes, and nothing of the body was
-read. Then the body, read bounded (`channels.slack_clicks`), and the click: the workspace must be the
-tenant's; the click must be on a message waitgate posted for the interrupt its button names (the
-sent-messages record of that conversation and `ts`), with an action that message offered; the Slack
-member must be a principal of the tenant (the directory's contact points) and, as the resolve checks,
-the member the message reached or an eligible approver (buttons are an approval's alone). The
-decision goes through `resolve_answer` like any other — eligibility, quorum, exactly once — keyed by
-the click itself (Slack's `action_ts`), so a delivery Slack retries is the same request and resolves
-nothing twice.
-Slack is answered 200 at once whatever the click was; whoever clicked and did not simply decide is
-told why, in a message only they see.
+The click must be from the tenant's workspace; it must be on a message waitgate posted for the
+interrupt its button names (the sent-messages record of that conversation and `ts`), with an action
+that message offered; the Slack member must be a principal of the tenant (the directory's contact
+points) and, as the resolve checks, the member the message reached or an eligible approver (buttons
+are an approval's alone). The decision goes through `resolve_answer` like any other — eligibility,
+quorum, exactly once — keyed by the click itself (Slack's `action_ts`), so a click the queue delivers
+again, or that Slack sent twice, is the same request and resolves nothing twice.
+Whoever clicked and did not simply decide is told why, in a message only they see.
 """
 
 from __future__ import annotations
@@ -20,48 +16,22 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from typing import Any
 
 from waitgate.channels import slack_replies
+from waitgate.channels.click_documents import click_of
 from waitgate.channels.message_facts import BUTTON_ACTIONS
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
-from waitgate.channels.slack_clicks import NotAClickError, SlackClick, offered_on, parse_click
-from waitgate.errors import DeliveryFailedError, UnauthorizedError, WaitgateError
+from waitgate.channels.slack_clicks import NotAClickError, SlackClick, offered_on
+from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.identity import Caller, is_own_principal
-from waitgate.ports import (
-    Contacts,
-    ReplayGuard,
-    SentMessages,
-    SlackMessages,
-    SlackSignatures,
-    SlackWorkspaces,
-)
-from waitgate.records import DEFAULT_TENANT, IdempotencyRef, RunRef
+from waitgate.ports import Contacts, SentMessages, SlackMessages, SlackWorkspaces
+from waitgate.records import IdempotencyRef
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer
 
 logger = logging.getLogger(__name__)
 OPERATION = "resolveInterruptBySlack"
-REPLAY_WINDOW = timedelta(minutes=10)  # past Slack's 5 minutes either side of the timestamp
-
-
-@dataclass(frozen=True)
-class SlackRequest:
-    body: bytes  # the raw body, as signed
-    timestamp: str | None  # X-Slack-Request-Timestamp
-    signature: str | None  # X-Slack-Signature
-    tenant: str = DEFAULT_TENANT  # the request URL's `?tenant=`: whose Slack app is asked
-
-    @classmethod
-    def of(cls, body: bytes, headers: Mapping[str, str], tenant: str | None = None) -> SlackRequest:
-        lower = {name.lower(): value for name, value in headers.items()}
-        return cls(
-            body,
-            lower.get("x-slack-request-timestamp"),
-            lower.get("x-slack-signature"),
-            tenant if tenant is not None else DEFAULT_TENANT,
-        )
 
 
 @dataclass(frozen=True)
@@ -69,22 +39,29 @@ class SlackDependencies:
     resolve: ResolveDependencies
     contacts: Contacts
     workspaces: SlackWorkspaces
-    signatures: SlackSignatures
-    replays: ReplayGuard
     messages: SlackMessages
     sent: SentMessages
 
 
-def answer_interaction(request: SlackRequest, deps: SlackDependencies) -> str | None:
-    """The reply the clicker was sent (None: none was needed); UnauthorizedError for a request Slack
-    did not sign, or signed long ago, or that was seen before."""
-    workspace = _verified(request, deps)
+def decide_queued(document: Any, deps: SlackDependencies) -> str | None:
+    """Decide the click a queued document holds (`click_documents`); a document that holds none is
+    dropped, said once in the log: deciding it again could not help."""
     try:
-        click = parse_click(request.body)
+        click = click_of(document)
     except NotAClickError:
-        return None  # signed, but nothing of ours to do (acknowledged all the same)
-    if click.run.tenant_id != workspace.tenant_id:
-        return None  # a button of another tenant's message cannot be on this tenant's app's
+        logger.warning("not a queued click: dropped")
+        return None
+    return decide_click(click, deps)
+
+
+def decide_click(click: SlackClick, deps: SlackDependencies) -> str | None:
+    """The reply the clicker was sent (None: none was needed). TemporarilyUnavailableError when what
+    the decision reads first (the tenant's Slack app, its messages, the member's principal) could not
+    be read: the queue hands the click over again."""
+    workspace = deps.workspaces.workspace(click.run.tenant_id)
+    if workspace is None:
+        logger.warning("the tenant's Slack app is gone: click dropped")
+        return None  # its secret was deleted since the click was acknowledged: nobody to tell
     reply = _reply(click, workspace, deps)
     if reply is not None and click.channel_id:
         try:
@@ -94,25 +71,6 @@ def answer_interaction(request: SlackRequest, deps: SlackDependencies) -> str | 
                 "ephemeral reply not sent", extra={"slack_error": error.extensions.get("slack_error")}
             )
     return reply
-
-
-def _verified(request: SlackRequest, deps: SlackDependencies) -> SlackWorkspace:
-    refused = UnauthorizedError("The Slack request signature is not valid.")
-    try:
-        tenant = RunRef.parse(request.tenant, "probe").tenant_id
-    except WaitgateError as error:
-        raise refused from error
-    workspace = deps.workspaces.workspace(tenant)
-    if workspace is None or not deps.signatures.is_valid(
-        workspace.signing_secret, request.body, request.timestamp, request.signature
-    ):
-        raise refused
-    expires = deps.resolve.clock.now() + REPLAY_WINDOW
-    if not deps.replays.first_use(
-        f"{workspace.tenant_id}:{request.timestamp}:{request.signature}", int(expires.timestamp())
-    ):
-        raise refused
-    return workspace
 
 
 def _reply(click: SlackClick, workspace: SlackWorkspace, deps: SlackDependencies) -> str | None:

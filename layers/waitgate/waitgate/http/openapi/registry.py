@@ -285,7 +285,9 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         (
             Reply(
                 200,
-                "Handled (a decision, or an ephemeral explanation to the clicker).",
+                "Acknowledged at once: a click of ours is queued and decided after by the Slack decider "
+                "(the message then says the decision; a clicker who did not simply decide is told why, "
+                "alone); a 503 queued nothing.",
                 media=("text/plain",),
             ),
             *refusals(e.UnauthorizedError, *AWS),
