@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any
 
-from local.patches import replace_attribute
+from local.patches import faults, replace_attribute
 from local.template.event_patterns import matches
 
 logger = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ class StreamDispatcher:
         self._thread.start()
 
     def accept(self, backend: Any, function_arn: str, items: list[Any], source: str) -> bool:
-        wanted = self.filtered(function_arn, source, items)
+        wanted = [item for item in self.filtered(function_arn, source, items) if not _lost(item)]
         if wanted:
             wait = max(POLL_SECONDS, batching_window_seconds(backend, function_arn, source))
             self._deliveries.put(((backend, function_arn, wanted, source), time.monotonic() + wait))
@@ -111,6 +111,15 @@ def _routed_to_dispatcher(moto_send: Any) -> Any:
         return _ACTIVE[-1].accept(backend, function_arn, items, source)
 
     return send_dynamodb_items
+
+
+def _lost(item: Any) -> bool:
+    """Whether the `stream_record` fault drops this record (local.patches.faults): as if the mapping
+    had given up on it, its consumer never sees it."""
+    keys = item.to_json()["dynamodb"].get("Keys", {})
+    pk = str(keys.get("pk", {}).get("S", ""))
+    run_id = pk.split("#", 2)[2] if pk.startswith("RUN#") and pk.count("#") >= 2 else None
+    return faults.strikes("stream_record", runId=run_id, sk=str(keys.get("sk", {}).get("S", ""))[:40])
 
 
 def batching_window_seconds(backend: Any, function_arn: str, source: str) -> float:
