@@ -194,8 +194,13 @@ def test_runs_in_flight_across_a_restart_each_end_as_the_invariant_says(stack: L
     wait_for(lambda: struck(stack, "sfn.SendTaskSuccess"), what="the inline send throttled")
     # When the stack restarts on the same state directory and ports (the faults switched off meanwhile)
     stack.restart(while_stopped=lambda: (stack.state_dir / "faults").unlink())
-    # Then the committed answer reaches the run once, the late deadline fails its run by name
+    # Then the committed answer reaches the run once (its execution, started again, asks the key again
+    # and is answered with it: that is its delivery, and nothing is left to send to the old task)
     resumed_once(undelivered, {"label": "in flight"})
+    assert [p["via"] for p in debug_payloads(undelivered, "interrupt.delivered")] == ["replay"]
+    parked = run_local(["deliveries", "list"], stack.environment)
+    assert parked.returncode == 0 and undelivered.run_id not in parked.stdout, parked.stdout
+    # And the late deadline fails its run by name
     execution = ended(stack, late)
     assert (execution["status"], execution.get("error")) == ("FAILED", "InterruptTimedOut")
     # And the waiting run is still answerable, once
