@@ -23,6 +23,7 @@ MODULES = [
     "throughput",
     "first_request",
     "soak",
+    "races",
     "slack_clicks",
     "durable_roundtrip",
 ]
