@@ -23,6 +23,7 @@ MODULES = [
     "throughput",
     "first_request",
     "soak",
+    "races",
     "slack_clicks",
     "slack_ack",
     "durable_roundtrip",

@@ -35,9 +35,10 @@ class Answer:
 class BenchStack:
     """`with BenchStack() as stack:` — the running stack, its local.json, clients, JWTs and HTTP."""
 
-    def __init__(self) -> None:
+    def __init__(self, settings: dict[str, str] | None = None) -> None:
+        """`settings`: more of the stack's environment (WAITGATE_FAULTS, WAITGATE_RECONCILE_SECONDS)."""
         self.state_dir = Path(tempfile.mkdtemp(prefix="waitgate-bench-"))
-        self.environment = stack_environment(self.state_dir)
+        self.environment = {**stack_environment(self.state_dir), **(settings or {})}
         self.output: list[str] = []
         self.description: dict[str, Any] = {}
         self._issuer: Any = None

@@ -23,7 +23,7 @@ from local.patches import (
     strict_requests,
     task_failures,
 )
-from local.patches.faults import install_faults
+from local.patches.faults import NOT_KILLED, install_faults, spare
 from local.patches.lambda_runtime import FunctionRegistry
 from local.patches.moto_atomicity import serialize_dynamodb_operations
 from local.patches.stream_dispatch import StreamDispatcher
@@ -180,6 +180,7 @@ class LocalStack:
         self.resource_types = {logical_id: r["Type"] for logical_id, r in translated["Resources"].items()}
         assert self._streams is not None
         self._streams.filters = context.stream_filters
+        spare([str(context.physical_ids[name].ref) for name in NOT_KILLED if name in context.physical_ids])
         return sam_template, context
 
     def _install_patches(self) -> None:
@@ -189,7 +190,7 @@ class LocalStack:
         strict_requests.install()  # every boto3 call of the process checked against its service model
         serialize_dynamodb_operations()
         honour_client_request_tokens()  # a repeated TransactWriteItems token is applied once, as on AWS
-        install_faults()  # WAITGATE_FAULTS, off by default: before any handler builds a client
+        install_faults(self.settings.state_dir.root)  # WAITGATE_FAULTS or the faults file: before any client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
         execution_ends.install()  # the execution-events pump hears of an execution's end at once
         task_failures.install()  # SendTaskFailure keeps its cause, as on AWS

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +32,8 @@ class StackDidNotStartError(RuntimeError):
 
 @dataclass
 class StackProcess:
-    """A started stack: its local.json, the environment it runs with, and what it has printed."""
+    """A started stack: its local.json, the environment it runs with, and what it has printed (every
+    start's lines, when it was restarted)."""
 
     description: dict[str, Any]
     state_dir: Path
@@ -70,6 +71,29 @@ def started_stack(
     """`python -m local dev [arguments]` until the block ends (stopped with SIGINT, killed if it hangs);
     on free ports unless `environment` (an earlier stack's, say: then on its ports)."""
     environment = environment or stack_environment(state_dir)
+    started = _start(state_dir, environment, arguments, [])
+    try:
+        yield started
+    finally:
+        stop(started.process)
+
+
+def restart(started: StackProcess, while_stopped: Callable[[], None] | None = None) -> StackProcess:
+    """Stop the stack as Ctrl-C does (it saves its state) and start it again on the same state
+    directory and ports, while its runs are in flight: `started` then describes the new process (its
+    lines follow the old ones' in `output`). `while_stopped` runs between the two (a test changes the
+    state directory there: its faults file, say)."""
+    stop(started.process)
+    if while_stopped is not None:
+        while_stopped()
+    again = _start(started.state_dir, started.environment, (), started.output)
+    started.description, started.process = again.description, again.process
+    return started
+
+
+def _start(
+    state_dir: Path, environment: dict[str, str], arguments: tuple[str, ...], output: list[str]
+) -> StackProcess:
     process = subprocess.Popen(  # noqa: S603 - this interpreter running this repository's own module
         [sys.executable, "-m", "local", "dev", *arguments],
         cwd=REPO_ROOT,
@@ -78,13 +102,13 @@ def started_stack(
         stderr=subprocess.STDOUT,
         text=True,
     )
-    output: list[str] = []
     try:
         _wait_until_ready(process, output)
         description = json.loads((state_dir / "local.json").read_text(encoding="utf-8"))
-        yield StackProcess(description, state_dir, environment, output, process)
-    finally:
+    except BaseException:
         stop(process)
+        raise
+    return StackProcess(description, state_dir, environment, output, process)
 
 
 def stop(process: subprocess.Popen[str]) -> None:

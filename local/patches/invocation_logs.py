@@ -45,3 +45,10 @@ def install() -> None:
 
     logging.setLogRecordFactory(record_with_invocation)
     _installed.append(True)
+
+
+def current_function() -> str | None:
+    """The function whose invocation runs on this thread (None outside any invocation)."""
+    keys = _CURRENT.get()
+    name = keys.get("function_name") if keys is not None else None
+    return str(name) if name else None

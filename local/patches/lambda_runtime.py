@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from local.patches import invocation_logs, replace_attribute
+from local.patches.faults import HandlerKilled
 from local.template.sam_template import REPO_ROOT
 
 logger = logging.getLogger(__name__)
@@ -136,9 +137,14 @@ class FunctionRegistry:
         handler, cold = self._acquire(function_name)
         try:
             with invocation_logs.invocation(context.log_keys(cold)):
-                return handler(event, context)
-        finally:
+                answer = handler(event, context)
+        except HandlerKilled as killed:  # the instance died with it: never handed out again
+            raise RuntimeExitError(f"RequestId: {context.aws_request_id} Error: {killed}") from None
+        except BaseException:
             self._release(function_name, handler)
+            raise
+        self._release(function_name, handler)
+        return answer
 
 
 _IMPORT_LOCK = threading.Lock()
@@ -170,11 +176,17 @@ def _load_module(module_name: str, source: Path) -> ModuleType:
     return module
 
 
+class RuntimeExitError(RuntimeError):
+    """The handler's runtime died mid-invocation (a fault's kill): Lambda's `Runtime.ExitError`."""
+
+    error_type = "Runtime.ExitError"
+
+
 def error_payload(error: BaseException) -> dict[str, Any]:
     """The payload Lambda answers with when a Python handler raises."""
     return {
         "errorMessage": str(error),
-        "errorType": type(error).__name__,
+        "errorType": getattr(error, "error_type", type(error).__name__),
         "stackTrace": traceback.format_tb(error.__traceback__),
     }
 

@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any
 
-from local.patches import replace_attribute
+from local.patches import faults, replace_attribute
 from local.template.event_patterns import matches
 
 logger = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ MAX_RETRY_ATTEMPTS = 10
 POLL_SECONDS = 0.25  # Lambda polls each shard about four times a second
 BACKOFF_SECONDS = 0.05
 BACKOFF_CAP_SECONDS = 1.0
+_NUMBERED = "_waitgate_numbered"  # a mark on moto's StreamRecord object (not in the record it sends)
 
 
 class StreamDispatcher:
@@ -45,6 +46,8 @@ class StreamDispatcher:
         self._stopping = threading.Event()
         self._original: Any = None
         self.filters: dict[tuple[str, str], list[dict[str, Any]]] = {}  # StackContext.stream_filters
+        self._numbers_lock = threading.Lock()
+        self._last_number = 0
 
     def install(self) -> None:
         """Patch moto 5.2.5's `LambdaBackend.send_dynamodb_items` (private; pin moto) so that this
@@ -57,11 +60,30 @@ class StreamDispatcher:
         self._thread.start()
 
     def accept(self, backend: Any, function_arn: str, items: list[Any], source: str) -> bool:
-        wanted = self.filtered(function_arn, source, items)
+        for item in items:
+            self.number(item)
+        wanted = [item for item in self.filtered(function_arn, source, items) if not _lost(item)]
         if wanted:
             wait = max(POLL_SECONDS, batching_window_seconds(backend, function_arn, source))
             self._deliveries.put(((backend, function_arn, wanted, source), time.monotonic() + wait))
         return True  # moto then clears the shard's pending records, as after a delivery
+
+    def number(self, item: Any) -> None:
+        """Give the record a sequence number of its own, above every earlier one, as DynamoDB does (once).
+
+        moto 5.2.5 numbers a record by the shard's pending records (`len(items) + start`), and the
+        dispatcher takes them as they come, so every record was `1100000000017454423009`. The stream
+        reader keys a failed record's progress by that number (`STREAM#<number>`): one consumer's
+        failure on one record (the schedules' cleanup, done: the outbox) then made every later
+        record's batch skip the outbox, and a resolution whose inline send failed was never
+        delivered (bench/races.py, docs/durability.md). Numbers start from the clock, in
+        microseconds, so a restarted stack's numbers stay above those its kept progress items name."""
+        if getattr(item, _NUMBERED, False):
+            return
+        with self._numbers_lock:
+            self._last_number = max(self._last_number + 1, time.time_ns() // 1000 * 1_000_000)
+            item.record["dynamodb"]["SequenceNumber"] = str(self._last_number)
+        setattr(item, _NUMBERED, True)
 
     def stop(self) -> None:
         self._stopping.set()
@@ -111,6 +133,15 @@ def _routed_to_dispatcher(moto_send: Any) -> Any:
         return _ACTIVE[-1].accept(backend, function_arn, items, source)
 
     return send_dynamodb_items
+
+
+def _lost(item: Any) -> bool:
+    """Whether the `stream_record` fault drops this record (local.patches.faults): as if the mapping
+    had given up on it, its consumer never sees it."""
+    keys = item.to_json()["dynamodb"].get("Keys", {})
+    pk = str(keys.get("pk", {}).get("S", ""))
+    run_id = pk.split("#", 2)[2] if pk.startswith("RUN#") and pk.count("#") >= 2 else None
+    return faults.strikes("stream_record", runId=run_id, sk=str(keys.get("sk", {}).get("S", ""))[:40])
 
 
 def batching_window_seconds(backend: Any, function_arn: str, source: str) -> float:

@@ -13,6 +13,7 @@ the new and the due ones only, not of every schedule that waits.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
+from local.patches import faults
 from local.standins.pumps import Pump
 
 if TYPE_CHECKING:
@@ -59,7 +61,7 @@ class SchedulePump:
             if due is None or due > now:
                 continue
             schedule = schedule or scheduler.get_schedule(Name=name, GroupName=group)
-            error = self._fire(schedule)
+            error = None if _lost(schedule) else self._fire(schedule)
             attempts = self._attempts.get(name, 0)
             given_up = error is not None and attempts >= attempts_allowed(schedule["Target"])
             if given_up:
@@ -112,6 +114,16 @@ class SchedulePump:
                 "RETRY_ATTEMPTS": {"DataType": "Number", "StringValue": str(max(0, attempts - 1))},
             },
         )
+
+
+def _lost(schedule: dict[str, Any]) -> bool:
+    """Whether the `schedule` fault loses this invocation (local.patches.faults): deleted unfired, as a
+    schedule whose retries Scheduler spent."""
+    try:
+        run_id = json.loads(schedule["Target"].get("Input") or "{}").get("runId")
+    except (ValueError, AttributeError):
+        run_id = None
+    return faults.strikes("schedule", runId=run_id, schedule=schedule["Name"])
 
 
 def attempts_allowed(target: dict[str, Any]) -> int:

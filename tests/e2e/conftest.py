@@ -10,7 +10,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +20,7 @@ import boto3
 import pytest
 
 from local.patches import strict_requests
-from local.stack_process import StackDidNotStartError, started_stack
+from local.stack_process import StackDidNotStartError, StackProcess, restart, started_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 strict_requests.install()  # the tests' own AWS calls are checked as the stack checks its own
@@ -92,6 +92,14 @@ class LocalStackHandle:
     environment: dict[str, str]
     output: list[str] = field(default_factory=list)
     process: subprocess.Popen[str] | None = None
+    started: StackProcess | None = None  # the stack this handle started, for `restart`
+
+    def restart(self, while_stopped: Callable[[], None] | None = None) -> None:
+        """Stop the stack (as Ctrl-C does) and start it again on the same state directory and ports,
+        while its runs are in flight (local.stack_process.restart); `while_stopped` runs in between."""
+        assert self.started is not None, "only a stack this handle started restarts"
+        restart(self.started, while_stopped)
+        self.description, self.process = self.started.description, self.started.process
 
     @property
     def api_url(self) -> str:
@@ -194,7 +202,7 @@ def running_stack(
     try:
         with started_stack(state_dir, environment, arguments) as started:
             yield LocalStackHandle(
-                started.description, state_dir, started.environment, started.output, started.process
+                started.description, state_dir, started.environment, started.output, started.process, started
             )
     except StackDidNotStartError as failed:
         pytest.fail(str(failed))

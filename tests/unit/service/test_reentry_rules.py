@@ -7,7 +7,7 @@ import pytest
 
 from tests.unit.service.world import CUSTOM, RUN, World
 from waitgate.records import RunRef
-from waitgate.service.deliver_resolution import TIMED_OUT
+from waitgate.service.deliver_resolution import TIMED_OUT, deliver_undelivered
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 from waitgate.service.rules.reentry import CANCELLED, SUPERSEDED
 from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
@@ -107,3 +107,46 @@ def test_a_key_is_the_runs_own(world: World) -> None:
     world.request(CUSTOM)
     world.resolve(VALUE)
     assert world.request(CUSTOM, run=RunRef("default", "run-2"), token="task-2").status == "requested"
+
+
+def test_an_answer_its_own_task_never_got_is_delivered_by_the_replay(world: World) -> None:
+    # Given key "label" resolved while its task could not be reached (the send throttled: undelivered)
+    world.request(CUSTOM)
+    old_task = world.interrupt().task_token
+    world.workflow.unavailable.add(old_task)
+    world.resolve(VALUE)
+    assert world.interrupt().delivered_at is None
+    # When its execution asks the key again with a new task (a local restart started it again)
+    world.request(CUSTOM, token="task-2")
+    # Then the new task gets the answer, and that was the interrupt's delivery
+    assert world.workflow.successes[-1] == ("task-2", VALUE)
+    delivered = world.interrupt()
+    assert (delivered.delivery_outcome, delivered.delivered_at is not None) == ("delivered", True)
+    last = world.log()[-1]
+    assert (last.type, last.payload["via"]) == ("interrupt.delivered", "replay")
+    # And the outbox, told of the commit later, sends nothing to the old task (nor parks it as gone)
+    world.workflow.unavailable.clear()
+    world.workflow.gone.add(old_task)
+    outbox = deliver_undelivered(RUN, "Gate", delivered.interrupt_id, world.delivery())
+    assert outbox == "already-delivered" and world.interrupt().delivery_outcome == "delivered"
+
+
+def test_a_parked_answer_a_replay_delivers_is_parked_no_more(world: World) -> None:
+    # Given key "label" resolved after its task was gone: parked as task-gone
+    world.request(CUSTOM)
+    world.workflow.gone.add(world.interrupt().task_token)
+    world.resolve(VALUE)
+    assert world.interrupt().delivery_outcome == "task-gone"
+    # When a new task asks the key, Then it gets the answer and the interrupt is delivered
+    world.request(CUSTOM, token="task-2")
+    assert world.workflow.successes[-1] == ("task-2", VALUE)
+    assert world.interrupt().delivery_outcome == "delivered"
+
+
+def test_a_replay_of_a_delivered_answer_marks_nothing(world: World) -> None:
+    world.request(CUSTOM)
+    world.resolve(VALUE)
+    delivered = world.interrupt()
+    world.request(CUSTOM, node="Later", token="task-2")
+    assert world.interrupt() == delivered
+    assert world.types()[-1] == "interrupt.replayed"

@@ -39,7 +39,7 @@ DELIVERED = "delivered"
 TASK_GONE = "task-gone"
 TOO_LARGE = "result-too-large"
 REFUSED = "refused"  # the engine will never take it (InvalidOutput): parked, as a task gone is
-Via = Literal["inline", "outbox", "expiry", "reconciler", "redrive"]
+Via = Literal["inline", "outbox", "expiry", "reconciler", "redrive", "replay"]
 DeliveryResult = Literal[
     "delivered",
     "task-gone",

@@ -4,7 +4,6 @@ interrupt and suspends. `task_token` is the handle the run waits on (waitgate.re
 from __future__ import annotations
 
 import logging
-from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -14,7 +13,6 @@ from waitgate.errors import (
     ConcurrentUpdateError,
     GuardFailedError,
     InterruptPayloadInvalidError,
-    TaskGoneError,
     TemporarilyUnavailableError,
     ValidationFailedError,
     WaitgateError,
@@ -196,8 +194,8 @@ def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: Requ
         workflow = workflow_of(request.execution_arn)
         announce(outcome.record, deps.notifications, deps.clock, workflow)  # a take-over notifies nobody
     elif outcome.replay is not None:
-        with suppress(TaskGoneError):  # the asking task is gone already: nobody waits for the answer
-            reentry.answer_replay(outcome.replay, request.task_token, deps.workflow)
+        delivery = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
+        reentry.replay_ending(request.run, outcome.replay, request.task_token, delivery)
 
 
 def _plan(

@@ -8,17 +8,26 @@ resumeValue at once; of a pending key, it takes over the waiting interrupt with 
 
 from __future__ import annotations
 
+import logging
+from contextlib import suppress
 from dataclasses import replace
 
 from waitgate.clock import rfc3339
-from waitgate.errors import WaitgateError
+from waitgate.errors import OutcomeUnknownError, TaskGoneError, TemporarilyUnavailableError, WaitgateError
 from waitgate.ports import Clock, Workflow
-from waitgate.records import InterruptRecord, ReentryKey, RunChange, RunSnapshot
-from waitgate.service.deliver_resolution import TIMED_OUT
+from waitgate.records import ENDED_STATUSES, InterruptRecord, ReentryKey, RunChange, RunRef, RunSnapshot
+from waitgate.service.deliver_resolution import (
+    DELIVERED,
+    PARKED,
+    TIMED_OUT,
+    DeliveryDependencies,
+    record_delivery,
+)
 from waitgate.service.rules import event_log
 from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.resume_delivery import send_resume_value
 
+logger = logging.getLogger(__name__)
 CANCELLED = "InterruptCancelled"
 SUPERSEDED = "InterruptSuperseded"
 
@@ -63,3 +72,23 @@ def take_over(snapshot: RunSnapshot, current: InterruptRecord, task_token: str) 
     """The same key is still pending (a retried state, a Lambda retry): adopt the new task token."""
     adopted = replace(current, task_token=task_token, version=current.version + 1)
     return RunChange(snapshot=snapshot, interrupt=adopted, expected_interrupt_version=current.version)
+
+
+def replay_ending(run: RunRef, entry: ReentryKey, task_token: str, deps: DeliveryDependencies) -> None:
+    """A new ask of an ended key gets its ending again (`answer_replay`); that is the
+    interrupt's delivery. One its own task never got (that task is gone: a local restart started the
+    execution again, a Task retried) is marked delivered (`via: replay`), so nobody sends it to the
+    gone task later and parks it as lost, and a parked one is marked delivered too. A mark the store
+    does not take changes nothing for the run: it has its answer."""
+    with suppress(TaskGoneError):  # the asking task is gone already: nobody waits for the answer
+        answer_replay(entry, task_token, deps.workflow)
+        try:
+            record = deps.store.load(run, entry.node_id).interrupt
+            if record is None or record.interrupt_id != entry.interrupt_id:
+                return
+            if record.status in ENDED_STATUSES and (
+                record.delivered_at is None or record.delivery_outcome in PARKED
+            ):
+                record_delivery(record, deps, DELIVERED, "replay")
+        except (TemporarilyUnavailableError, OutcomeUnknownError) as error:
+            logger.warning("replay's delivery mark not recorded", extra={"code": error.code})
