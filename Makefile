@@ -53,9 +53,14 @@ $(INSTALLED): pyproject.toml requirements.lock requirements-stack.lock
 # Debian's chromium and its driver for the browser tests, and npm for axe-core (root, or sudo, on a
 # fresh machine).
 browser-deps:
-	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v npm >/dev/null; then \
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing$$missing with apt (the browser tests' chromium, npm for axe-core)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver npm; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
 # axe-core for the page's accessibility checks: from npm, at the version locked in tests/e2e/page/axe/,
