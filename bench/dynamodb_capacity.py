@@ -45,10 +45,11 @@ def write_units(size: int, transactional: bool = False) -> float:
 
 
 def secondary_indexes() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """The interrupts table's GSIs in template.yaml: (key attributes, projected attributes)."""
-    from local.template.sam_template import load_template
+    """The interrupts table's GSIs in template.yaml, as a new stack has them (the parameters'
+    defaults): (key attributes, projected attributes)."""
+    from local.template.sam_template import table_properties
 
-    table = load_template()["Resources"]["InterruptsTable"]["Properties"]
+    table = table_properties("InterruptsTable")
     found = []
     for index in table.get("GlobalSecondaryIndexes", []):
         keys = tuple(k["AttributeName"] for k in index["KeySchema"])

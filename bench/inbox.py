@@ -1,8 +1,10 @@
 """The inbox's cost does not depend on history: DynamoDB calls and items read for one page of
-`GET /interrupts?status=pending`, with 10 and with 100,000 resolved interrupts in the table.
+`GET /interrupts?status=pending`, with 10 and with 100,000 resolved interrupts in the table; and what
+one pending interrupt's copy in the index weighs, with the projection of the former index
+(`PendingByDeadline`: whole items but the task token) and of `InboxByDeadline` (the bounded summary).
 
 On moto in-process (mock_aws), the table built from template.yaml's own properties (its sparse
-`PendingByDeadline` index included). The resolved interrupts are written straight into the table in
+`InboxByDeadline` index included). The resolved interrupts are written straight into the table in
 the adapter's own item format (`dynamodb_items.interrupt_item`, status resolved: so without the
 index's key attributes, as a resolution writes them), put into moto's table directly (100,000 HTTP
 requests would take minutes); only the page's calls are counted. Items read: what DynamoDB
@@ -105,6 +107,7 @@ def _measure() -> list[Row]:
     same_calls, same_items = few[0] == many[0], few[1] == many[1]
     note = f"{PENDING} pending of alice's in both tables; seeding and reading took {seeded:.0f} s"
     return [
+        *_index_item_rows(),
         Row(GROUP, f"one page of pending, {FEW} resolved in table: calls", few[0], "calls", note=few[2]),
         Row(GROUP, f"one page of pending, {MANY:,} resolved in table: calls", many[0], "calls", f"= {few[0]}",
             same_calls, many[2]),
@@ -112,6 +115,48 @@ def _measure() -> list[Row]:
         Row(GROUP, f"one page of pending, {MANY:,} resolved in table: items read", many[1], "items",
             f"= {few[1]}", same_items),
     ]  # fmt: skip
+
+
+def _projected(index: str, parameters: dict[str, str] | None = None) -> set[str]:
+    from local.template.sam_template import table_properties
+
+    table = table_properties("InterruptsTable", parameters)
+    (found,) = (i for i in table["GlobalSecondaryIndexes"] if i["IndexName"] == index)
+    keys = {k["AttributeName"] for k in found["KeySchema"]}
+    return {"pk", "sk", *keys, *found["Projection"]["NonKeyAttributes"]}
+
+
+def _index_item_rows() -> list[Row]:
+    """The index's copy of a pending approval (a typical one, and one with a 60 KB description and a
+    vote), as each projection takes it from the node item `interrupt_item` lays out: bytes as DynamoDB
+    sizes them, and the write units each write of it costs the index."""
+    from dataclasses import replace
+
+    from bench.dynamodb_capacity import item_size, write_units
+    from waitgate.adapters.dynamodb_items import interrupt_item
+
+    former = _projected("PendingByDeadline", {"FormerPendingIndex": "keep"})
+    summary = _projected("InboxByDeadline")
+    typical = _record(0, "pending")
+    large = replace(
+        typical,
+        payload={
+            **typical.payload,
+            "data": {**typical.payload["data"], "description": "Release notes. " * 4000},
+        },
+        votes=({"principal": "alice", "action": "accept", "decidedAt": "2026-11-30T10:00:00Z"},),
+    )
+    rows = []
+    for name, record in (("typical", typical), ("60 KB payload", large)):
+        item = interrupt_item(record)
+        before = item_size({k: v for k, v in item.items() if k in former})
+        after = item_size({k: v for k, v in item.items() if k in summary})
+        note = f"{write_units(before):.0f} → {write_units(after):.0f} write units per index write"
+        rows += [
+            Row(GROUP, f"index item ({name}), former PendingByDeadline", before, "bytes", note=note),
+            Row(GROUP, f"index item ({name}), InboxByDeadline", after, "bytes", "<= 4.5 KB", after <= 4608),
+        ]
+    return rows
 
 
 def run() -> list[Row]:

@@ -1,5 +1,6 @@
-"""`waitgate inbox-backfill`: give the pending interrupts a table held before the inbox's index
-existed their index keys, so `GET /interrupts` and /inbox list them (docs/inbox.md).
+"""`waitgate inbox-backfill`: give the pending interrupts an older version wrote what the inbox's index
+needs (its keys, and the summary it projects), so `GET /interrupts` and /inbox list them from the
+index alone (docs/inbox.md).
 
 With `--table` it works on a deployed InterruptsTable (real AWS, the usual credential chain), once,
 after the deploy that added the index; without, on the running local stack's (which does the same by
@@ -14,12 +15,14 @@ import boto3
 
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
-from waitgate.adapters.dynamodb_inbox import backfill_pending_index
+from waitgate.adapters.dynamodb_inbox_backfill import backfill_pending_index
 
 DESCRIPTION = """\
-Set the PendingByDeadline index's keys on every pending interrupt written before the index existed
-(one Scan, one conditional UpdateItem per such interrupt; an interrupt that changed meanwhile is left
-to its own write). Run it once after deploying the version that adds the inbox."""
+Set the InboxByDeadline index's keys and the inbox summary on every pending interrupt written before
+they existed (one Scan, one conditional UpdateItem per such interrupt; an interrupt that changed
+meanwhile is left to its own write). Run it once after deploying the version that adds the inbox, or
+the one that adds the summary: until then, the inbox does not list those written before the index,
+and reads whole each one written before the summary."""
 EXAMPLE = """\
 example:
   waitgate inbox-backfill --table waitgate-InterruptsTable-ABC123 --dry-run"""
@@ -28,7 +31,7 @@ example:
 def add_backfill_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "inbox-backfill",
-        help="index the pending interrupts written before the inbox existed",
+        help="index (and summarize) the pending interrupts an older version wrote",
         description=DESCRIPTION,
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -70,7 +70,7 @@ COMMANDS = {
         "local.cli.inbox_backfill",
         "add_backfill_parser",
         "run_backfill",
-        "index the pending interrupts written before the inbox existed",
+        "index (and summarize) the pending interrupts an older version wrote",
     ),
     "webhooks": Command(
         "local.cli.webhooks",

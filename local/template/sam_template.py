@@ -58,6 +58,21 @@ def _parsed(path: Path, _mtime_ns: int, _size: int) -> dict[str, Any]:
     return loaded
 
 
+def table_properties(logical_id: str, parameters: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A table's properties as CloudFormation creates it, for these parameter values (else the
+    defaults; a parameter without one, which no table's properties use, as ""): its conditional parts
+    (a GSI kept by a parameter) resolved."""
+    from local.template.intrinsics import Intrinsics, parameter_values, pseudo_parameters
+
+    template = load_template()
+    pseudo = pseudo_parameters("waitgate", "us-east-1", "123456789012")
+    required = {name: "" for name, declared in template["Parameters"].items() if "Default" not in declared}
+    values = {**parameter_values(template["Parameters"], {**required, **(parameters or {})}), **pseudo}
+    intrinsics = Intrinsics(parameters=values, conditions=template.get("Conditions", {}))
+    resolved: dict[str, Any] = intrinsics.resolve(template["Resources"][logical_id]["Properties"])
+    return resolved
+
+
 def load_state_machine_definition(relative_path: str) -> dict[str, Any]:
     """One ASL file named by a DefinitionUri."""
     definition: dict[str, Any] = json.loads((REPO_ROOT / relative_path).read_text(encoding="utf-8"))

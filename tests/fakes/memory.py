@@ -312,6 +312,7 @@ class MemoryInbox:
 
     def pending(self, page: InboxFilter) -> PendingPage:
         from waitgate.adapters.dynamodb_keys import pending_order
+        from waitgate.inbox_summary import entry_of
 
         self.queries += 1
         ordered = sorted(
@@ -324,14 +325,14 @@ class MemoryInbox:
         )
         start = _position(page.cursor)
         examined = [pair for pair in ordered if _key(pair) > start][: page.limit]
-        records = tuple(
-            replace(record, task_token="")
+        entries = tuple(
+            entry_of(record)  # what the index's summary of it says, or its node item read whole
             for _, record in examined
             if (page.kind is None or record.kind == page.kind)
             and (page.run_id is None or record.run.run_id == page.run_id)
         )
         following = "|".join(_key(examined[-1])) if len(examined) == page.limit else None
-        return PendingPage(records, following)
+        return PendingPage(entries, following)
 
     def decided(self, principal: str, page: InboxFilter) -> ReceiptPage:
         self.queries += 1

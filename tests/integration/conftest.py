@@ -12,7 +12,7 @@ from moto import mock_aws
 from local.patches import async_invocations, past_schedules, state_data_limit, strict_requests
 from local.patches.moto_atomicity import serialize_dynamodb_operations
 from local.patches.transaction_tokens import honour_client_request_tokens
-from local.template.sam_template import load_template
+from local.template.sam_template import table_properties
 from tests.support.links import generated_secret
 
 REGION = "us-east-1"
@@ -53,8 +53,10 @@ def aws() -> Iterator[None]:
         yield
 
 
-def create_table_from_template(client: Any, logical_id: str, name: str) -> str:
-    properties = load_template()["Resources"][logical_id]["Properties"]
+def create_table_from_template(
+    client: Any, logical_id: str, name: str, parameters: dict[str, Any] | None = None
+) -> str:
+    properties = table_properties(logical_id, parameters)
     arguments = {
         key: properties[key]
         for key in (

@@ -64,7 +64,7 @@ def every_page(inbox: Any, page: InboxFilter) -> list[list[str]]:
     pages, cursor = [], None
     while True:
         found = inbox.pending(replace(page, cursor=cursor))
-        pages.append([r.run.run_id for r in found.records])
+        pages.append([e.run.run_id for e in found.entries])
         if found.next is None:
             return pages[:-1] if len(pages) > 1 and pages[-1] == [] else pages
         cursor = found.next
@@ -87,8 +87,10 @@ def test_pending_by_deadline_then_age_in_pages_of_what_was_examined(tables: tupl
     assert every_page(inbox, InboxFilter("default", 2, kind="custom")) == [[], ["none-new"]]
     assert every_page(inbox, InboxFilter("default", 10, run_id="late")) == [["late"]]
     assert every_page(inbox, InboxFilter("acme", 10)) == [["acme"]]
-    # And no task token leaves the index
-    assert {r.task_token for r in inbox.pending(InboxFilter("default", 10)).records} == {""}
+    # And each is what the inbox lists of it: its title and terms, never its payload or task token
+    entries = inbox.pending(InboxFilter("default", 10)).entries
+    assert [e.summary.title for e in entries] == ["early", "late", "none-old", "none-new"]
+    assert all(not hasattr(e, "payload") and not hasattr(e, "task_token") for e in entries)
 
 
 def test_an_ended_interrupt_leaves_the_list_and_its_receipts_list_it(tables: tuple[Any, Any]) -> None:
@@ -102,7 +104,7 @@ def test_an_ended_interrupt_leaves_the_list_and_its_receipts_list_it(tables: tup
         "2026-11-30T10:00:00.000Z", "accept", {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"},
     )  # fmt: skip
     end(store, first, (receipt,))
-    assert [r.run.run_id for r in inbox.pending(InboxFilter("default", 10)).records] == ["second"]
+    assert [e.run.run_id for e in inbox.pending(InboxFilter("default", 10)).entries] == ["second"]
     decided = inbox.decided("alice", InboxFilter("default", 10))
     assert decided.receipts == (receipt,) and decided.next is None
     assert inbox.decided("ben", InboxFilter("default", 10)).receipts == ()

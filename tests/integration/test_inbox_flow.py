@@ -23,7 +23,7 @@ APPROVAL: dict[str, Any] = {
     "key": "ship",
     "data": {"artifactId": "a1", "artifactType": "doc", "title": "Ship it?", "actions": ["accept", "reject"]},
 }
-INDEX = "PendingByDeadline"
+INDEX = "InboxByDeadline"
 
 
 def approval(**data: Any) -> dict[str, Any]:
@@ -125,7 +125,7 @@ def test_a_vote_keeps_it_indexed_and_the_deadline_takes_it_out(
         == 202
     )
     (entry,) = indexed(dynamodb, table_name)
-    assert json.loads(entry["votes"]["S"])[0]["principal"] == "alice"
+    assert json.loads(entry["inboxSummary"]["S"])["approval"]["votes"][0]["principal"] == "alice"
     record = composition.store().load(RunRef("default", run.run_id), "Interrupt").interrupt
     assert record is not None and record.deadline is not None
     later = FixedClock(composition.SystemClock().now() + timedelta(minutes=2))
@@ -266,9 +266,10 @@ def test_an_opened_item_is_the_link_pages_form_for_who_may_act_and_403_for_other
 def test_pending_interrupts_written_before_the_index_are_backfilled_once(
     steps: KindSteps, dynamodb: Any, table_name: str
 ) -> None:
-    from waitgate.adapters.dynamodb_inbox import backfill_pending_index
+    from waitgate.adapters.dynamodb_inbox_backfill import backfill_pending_index
 
-    # Given a pending interrupt as a version without the index wrote it (no index keys), and a resolved one
+    # Given a pending interrupt as a version without the index wrote it (no index attributes), and a
+    # resolved one
     run, _ = steps.suspend(approval(approversList=["alice"]))
     done, _ = steps.suspend(approval(approversList=["alice"]))
     assert (
@@ -276,7 +277,9 @@ def test_pending_interrupts_written_before_the_index_are_backfilled_once(
         == 200
     )
     key = {"pk": {"S": f"RUN#default#{run.run_id}"}, "sk": {"S": "NODE#Interrupt"}}
-    dynamodb.update_item(TableName=table_name, Key=key, UpdateExpression="REMOVE pendingTenant, pendingOrder")
+    dynamodb.update_item(
+        TableName=table_name, Key=key, UpdateExpression="REMOVE pendingTenant, pendingOrder, inboxSummary"
+    )
     assert indexed(dynamodb, table_name) == [] and listed(steps)[1]["items"] == []
     # When the backfill runs (a dry run first)
     assert backfill_pending_index(dynamodb, table_name, dry_run=True) == 1
@@ -290,12 +293,14 @@ def test_pending_interrupts_written_before_the_index_are_backfilled_once(
 def test_a_pending_interrupt_that_changes_during_the_backfill_is_left_to_its_own_write(
     steps: KindSteps, dynamodb: Any, table_name: str
 ) -> None:
-    from waitgate.adapters.dynamodb_inbox import backfill_pending_index
+    from waitgate.adapters.dynamodb_inbox_backfill import backfill_pending_index
 
     # Given a pending interrupt without index keys, which is voted on between the Scan and the Update
     run, _ = steps.suspend(approval(approversList=["alice"]))
     key = {"pk": {"S": f"RUN#default#{run.run_id}"}, "sk": {"S": "NODE#Interrupt"}}
-    dynamodb.update_item(TableName=table_name, Key=key, UpdateExpression="REMOVE pendingTenant, pendingOrder")
+    dynamodb.update_item(
+        TableName=table_name, Key=key, UpdateExpression="REMOVE pendingTenant, pendingOrder, inboxSummary"
+    )
 
     def vote_first(**_: Any) -> None:
         dynamodb.meta.events.unregister("before-call.dynamodb.UpdateItem", vote_first)

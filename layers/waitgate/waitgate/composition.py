@@ -231,7 +231,7 @@ def inbox_dependencies() -> InboxDependencies:
     from waitgate.service.list_interrupts import InboxDependencies
 
     return InboxDependencies(
-        inbox=DynamoDbInbox(aws_client("dynamodb"), settings().table_name),
+        inbox=DynamoDbInbox(aws_client("dynamodb"), settings().table_name, settings().pending_index),
         clock=SystemClock(),
         keyring=keyring(),
         directory=directory(),

@@ -1,11 +1,16 @@
 """What the inbox reads of the store (docs/inbox.md): which interrupts a page asks for, and the pages
-of pending interrupts and of decision receipts it gets back."""
+of pending interrupts and of decision receipts it gets back.
+
+A pending interrupt reaches the inbox as a `PendingEntry`: what a listing shows of it and what its
+eligibility check needs, never its payload or task token. The pending index holds it as a bounded
+summary (`waitgate.inbox_summary`); an entry from a whole node item says the same."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from waitgate.records import DecisionReceipt, InterruptRecord
+from waitgate.approval import AddedApprovers, ApproverFields, QuorumPolicy
+from waitgate.records import DecisionReceipt, RunRef
 
 
 @dataclass(frozen=True)
@@ -21,11 +26,59 @@ class InboxFilter:
 
 
 @dataclass(frozen=True)
-class PendingPage:
-    """Pending interrupts of a tenant, by deadline then age (none last); `next` when there may be more.
-    The records are as the pending index holds them: everything but the task token (empty here)."""
+class ListedVote:
+    """A vote as the inbox shows it: who, the action, when, and the comment (cut to its first bytes)."""
 
-    records: tuple[InterruptRecord, ...]
+    principal: str
+    action: str | None
+    decided_at: str | None
+    feedback: str | None = None
+
+
+@dataclass(frozen=True)
+class ApprovalTerms:
+    """What an approval's eligibility and progress need: its approver fields, the approvers its fired
+    escalation steps added, its quorum (without the host's override principals) and its votes. Never
+    cut: a summary that cannot hold them whole holds none (`waitgate.inbox_summary`)."""
+
+    fields: ApproverFields
+    added: tuple[AddedApprovers, ...] = ()
+    quorum: QuorumPolicy = field(default_factory=QuorumPolicy)
+    votes: tuple[ListedVote, ...] = ()
+
+
+@dataclass(frozen=True)
+class InboxSummary:
+    """What a listing needs of a pending interrupt beyond its keys: the title (display text, cut to
+    its first bytes) and, for an approval, its terms (None for the other kinds, which have none)."""
+
+    title: str
+    approval: ApprovalTerms | None = None
+
+
+@dataclass(frozen=True)
+class PendingEntry:
+    """One pending interrupt as the inbox lists it. An approval's entry always has its terms."""
+
+    run: RunRef
+    node_id: str
+    interrupt_id: str
+    kind: str
+    requested_at: str
+    status: str
+    deadline: str | None
+    summary: InboxSummary
+
+    def __post_init__(self) -> None:
+        if (self.kind == "approval") != (self.summary.approval is not None):
+            raise ValueError("an approval's entry carries its terms, and only an approval's does")
+
+
+@dataclass(frozen=True)
+class PendingPage:
+    """Pending interrupts of a tenant, by deadline then age (none last); `next` when there may be more."""
+
+    entries: tuple[PendingEntry, ...]
     next: str | None = None
 
 

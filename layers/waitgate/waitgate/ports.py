@@ -100,7 +100,8 @@ class Inbox(Protocol):
 
     def pending(self, page: InboxFilter) -> PendingPage:
         """One read of the tenant's pending interrupts, by deadline then age (no deadline last):
-        `page.limit` examined after `page.cursor`, those matching `kind` / `run_id` returned.
+        `page.limit` examined after `page.cursor`, those matching `kind` / `run_id` returned, each as
+        what the inbox lists of it (never its payload or task token; an approval's terms whole).
         ValidationFailedError(path="cursor") for a cursor this store did not give."""
         ...
 

@@ -56,6 +56,9 @@ class Settings(BaseModel):
     inbox_authorization_endpoint: str = ""
     inbox_token_endpoint: str = ""
     inbox_authorize_parameters: str = ""
+    # The index the inbox lists from: InboxByDeadline, or for the one deploy that upgrades a stack
+    # from the former PendingByDeadline (template parameter FormerPendingIndex=keep), that one.
+    pending_index: str = Field(default="InboxByDeadline", pattern=r"^(InboxByDeadline|PendingByDeadline)$")
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -93,6 +96,7 @@ class Settings(BaseModel):
             inbox_authorization_endpoint=env.get("INBOX_AUTHORIZATION_ENDPOINT", ""),
             inbox_token_endpoint=env.get("INBOX_TOKEN_ENDPOINT", ""),
             inbox_authorize_parameters=env.get("INBOX_AUTHORIZE_PARAMETERS", ""),
+            pending_index=env.get("PENDING_INDEX") or "InboxByDeadline",
             durable_endpoint_url=env.get("DURABLE_ENDPOINT_URL", ""),
         )
 

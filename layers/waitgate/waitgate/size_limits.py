@@ -6,7 +6,8 @@ of an approval keeps the payload, every vote, the questions asked and, once deci
 anything is written, and the budgets add up to less than an item (docs/protocol-profile.md, "Limits"):
 
     payload 64 KB + escalation policy 16 KB + votes 80 KB + resume value (80 KB + 64 KB)
-    + asks 8 × 5 KB + task token 8 KB = 352 KB < 400 KB;  delivered resume value <= 144 KB < 256 KB
+    + asks 8 × 5 KB + task token 8 KB + the inbox's summary 4 KB (while pending: `inbox_summary`)
+    = 356 KB < 400 KB;  delivered resume value <= 144 KB < 256 KB
 
 (A deadline decision is the policy's `resolveWith`, at most 16 KB, plus the votes: <= 96 KB.)
 

@@ -1,12 +1,15 @@
 """Inbox on DynamoDB: one Query per page, whatever the table's history (docs/inbox.md).
 
-Pending interrupts are read from the sparse index `PendingByDeadline` (its key attributes exist on a
+Pending interrupts are read from the sparse index `InboxByDeadline` (its key attributes exist on a
 node item only while it is pending, so resolved, expired and cancelled interrupts are not in it at
-all); a principal's decisions from their receipts' partition. A filter (`kind`, `runId`) is applied
-to the items the Query examined: a page may then hold fewer than `limit`, and `next` still says
-honestly whether the index has more. The position (`next`, `cursor`) is the last examined key,
-without its tenant (the caller's JWT gives that), as base64url JSON; the use case seals it with the
-host's keyring before any caller sees it (`tokens.cursors`), and opens it before it comes here.
+all), each as the bounded summary the index holds of it (`dynamodb_inbox_entries`); a page's items
+whose summary the inbox cannot use (written before it existed, or an approval whose terms did not
+fit) are read whole, in one BatchGetItem for the page. A principal's decisions come from their
+receipts' partition. A filter (`kind`, `runId`) is applied to the items the Query examined: a page
+may then hold fewer than `limit`, and `next` still says honestly whether the index has more. The
+position (`next`, `cursor`) is the last examined key, without its tenant (the caller's JWT gives
+that), as base64url JSON; the use case seals it with the host's keyring before any caller sees it
+(`tokens.cursors`), and opens it before it comes here.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from typing import Any
 from waitgate.adapters import dynamodb_items as items
 from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
+from waitgate.adapters.dynamodb_inbox_entries import entry_from_index, entry_from_node, whole_read
 from waitgate.errors import TemporarilyUnavailableError, ValidationFailedError
-from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
+from waitgate.inbox_records import InboxFilter, PendingEntry, PendingPage, ReceiptPage
 
 Client = Any  # a boto3 DynamoDB client
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
@@ -29,14 +33,15 @@ MAX_CURSOR = 2048
 
 
 class DynamoDbInbox:
-    def __init__(self, client: Client, table_name: str) -> None:
+    def __init__(self, client: Client, table_name: str, index: str = dynamodb_keys.PENDING_INDEX) -> None:
         self._client = client
         self._table = table_name
+        self._index = index  # the former PendingByDeadline during the deploy that upgrades from it
 
     def pending(self, page: InboxFilter) -> PendingPage:
         query: dict[str, Any] = {
             "TableName": self._table,
-            "IndexName": dynamodb_keys.PENDING_INDEX,
+            "IndexName": self._index,
             "KeyConditionExpression": "#pk = :tenant",
             "ExpressionAttributeNames": {"#pk": dynamodb_keys.PENDING_PK},
             "ExpressionAttributeValues": {":tenant": {"S": dynamodb_keys.pending_pk(page.tenant_id)}},
@@ -54,14 +59,14 @@ class DynamoDbInbox:
                 "sk": {"S": dynamodb_keys.node_sk(node_id)},
             }
         answer = self._query(query)
-        records = tuple(items.interrupt_from_item(item) for item in answer.get("Items", []))
+        entries = self._entries(answer.get("Items", []))
         last = answer.get("LastEvaluatedKey")
         following = None
         if last:
             run_id = last["pk"]["S"].removeprefix(f"RUN#{page.tenant_id}#")
             node_id = last["sk"]["S"].removeprefix("NODE#")
             following = _encoded([last[dynamodb_keys.PENDING_SK]["S"], run_id, node_id])
-        return PendingPage(records, following)
+        return PendingPage(entries, following)
 
     def decided(self, principal: str, page: InboxFilter) -> ReceiptPage:
         pk = dynamodb_keys.decided_pk(page.tenant_id, principal)
@@ -81,16 +86,61 @@ class DynamoDbInbox:
         last = answer.get("LastEvaluatedKey")
         return ReceiptPage(receipts, _encoded([last["sk"]["S"]]) if last else None)
 
+    def _entries(self, found: list[dynamodb_keys.Item]) -> tuple[PendingEntry, ...]:
+        """The index items as entries, in the index's order; those it holds no usable summary of are
+        read whole (one BatchGetItem for the page), and one gone meanwhile is left out."""
+        entries = [entry_from_index(item) for item in found]
+        unread = [_node_key(item) for item, entry in zip(found, entries, strict=True) if entry is None]
+        nodes = self._read_whole(unread) if unread else {}
+        listed = []
+        for item, entry in zip(found, entries, strict=True):
+            if entry is None:
+                node = nodes.get((item["pk"]["S"], item["sk"]["S"]))
+                entry = None if node is None else entry_from_node(node)
+            if entry is not None:
+                listed.append(entry)
+        return tuple(listed)
+
+    def _read_whole(self, keys: list[dynamodb_keys.Item]) -> dict[tuple[str, str], dynamodb_keys.Item]:
+        found: dict[tuple[str, str], dynamodb_keys.Item] = {}
+        request: dict[str, Any] = {self._table: whole_read(keys)}  # a page is at most 100 = the limit
+        while request:
+            answer = self._call(self._client.batch_get_item, RequestItems=request)
+            for item in answer.get("Responses", {}).get(self._table, []):
+                found[(item["pk"]["S"], item["sk"]["S"])] = item
+            request = answer.get("UnprocessedKeys") or {}
+        return found
+
     def _query(self, query: dict[str, Any]) -> dict[str, Any]:
         try:
             answer: dict[str, Any] = self._client.query(**query)
         except AWS_CALL_ERRORS as error:
-            if is_transient(error):
-                raise TemporarilyUnavailableError("The store is busy; retry the request.") from error
             if error_code(error) == "ValidationException" and "ExclusiveStartKey" in query:
                 raise _bad_cursor() from error
+            _raise_unavailable(error)
             raise
         return answer
+
+    def _call(self, operation: Any, **arguments: Any) -> dict[str, Any]:
+        try:
+            answer: dict[str, Any] = operation(**arguments)
+        except AWS_CALL_ERRORS as error:
+            _raise_unavailable(error)
+            raise
+        return answer
+
+
+def _raise_unavailable(error: Exception) -> None:
+    """Busy, or the index still being built (a deploy adds it, and DynamoDB backfills it after the
+    stack update completes): 503, nothing changed. Anything else is the caller's to raise."""
+    if is_transient(error):
+        raise TemporarilyUnavailableError("The store is busy; retry the request.") from error
+    if error_code(error) == "ValidationException" and "backfilling" in str(error):
+        raise TemporarilyUnavailableError("The inbox's index is still being built; retry later.") from error
+
+
+def _node_key(item: dynamodb_keys.Item) -> dynamodb_keys.Item:
+    return dynamodb_keys.key_of(item["pk"]["S"], item["sk"]["S"])
 
 
 def _filters(query: dict[str, Any], page: InboxFilter) -> None:
@@ -125,54 +175,3 @@ def _decoded(cursor: str, count: int) -> list[str]:
 
 def _bad_cursor() -> ValidationFailedError:
     return ValidationFailedError("cursor must be the `next` of an earlier page.", path="cursor")
-
-
-def backfill_pending_index(client: Client, table: str, *, dry_run: bool = False) -> int:
-    """Give every pending node item written before the index existed its key attributes, so the
-    inbox lists it (docs/inbox.md): one Scan of the table (once, after the deploy that adds the index)
-    and one conditional UpdateItem per such item, which leaves it alone if it changed meanwhile (its
-    version moved, or it ended: then the write that changed it set the attributes right). The version
-    is not moved: the attributes only say what the item already holds. How many were (or would be) set."""
-    scan: dict[str, Any] = {
-        "TableName": table,
-        "FilterExpression": "begins_with(sk, :node) AND #status = :pending AND attribute_not_exists(#pk)",
-        "ExpressionAttributeNames": {"#status": "status", "#pk": dynamodb_keys.PENDING_PK},
-        "ExpressionAttributeValues": {":node": {"S": "NODE#"}, ":pending": {"S": "pending"}},
-    }
-    count = 0
-    while True:
-        answer = client.scan(**scan)
-        for item in answer.get("Items", []):
-            keys = items.pending_index_keys(item)
-            if keys:
-                count += 1 if dry_run or _set_index_keys(client, table, item, keys) else 0
-        if "LastEvaluatedKey" not in answer:
-            return count
-        scan["ExclusiveStartKey"] = answer["LastEvaluatedKey"]
-
-
-def _set_index_keys(client: Client, table: str, item: dynamodb_keys.Item, keys: dict[str, Any]) -> bool:
-    """Whether the item got its index keys: not if it changed meanwhile (its own write set them right)."""
-    try:
-        client.update_item(
-            TableName=table,
-            Key=dynamodb_keys.key_of(item["pk"]["S"], item["sk"]["S"]),
-            UpdateExpression="SET #pk = :pk, #order = :order",
-            ConditionExpression="version = :version AND #status = :pending",
-            ExpressionAttributeNames={
-                "#pk": dynamodb_keys.PENDING_PK,
-                "#order": dynamodb_keys.PENDING_SK,
-                "#status": "status",
-            },
-            ExpressionAttributeValues={
-                ":pk": keys[dynamodb_keys.PENDING_PK],
-                ":order": keys[dynamodb_keys.PENDING_SK],
-                ":version": item["version"],
-                ":pending": {"S": "pending"},
-            },
-        )
-    except AWS_CALL_ERRORS as error:
-        if error_code(error) != "ConditionalCheckFailedException":
-            raise
-        return False
-    return True

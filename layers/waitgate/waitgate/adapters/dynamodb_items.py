@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from waitgate.adapters.dynamodb_keys import (
+    INBOX_SUMMARY,
     OUTSTANDING_PK,
     OUTSTANDING_SK,
     PENDING_PK,
@@ -25,6 +26,7 @@ from waitgate.adapters.dynamodb_keys import (
     run_pk,
 )
 from waitgate.clock import parse_rfc3339
+from waitgate.inbox_summary import encode, summary_of
 from waitgate.records import (
     DECIDED_RETENTION_DAYS,
     DecisionReceipt,
@@ -108,26 +110,31 @@ def interrupt_item(record: InterruptRecord) -> Item:
     optional_string(item, "checkAt", record.check_at)
     optional_string(item, "executionArn", record.execution_arn)
     if record.status == "pending":
-        item[PENDING_PK] = string_value(pending_pk(record.run.tenant_id))
-        item[PENDING_SK] = string_value(pending_order(record))
+        item.update(pending_attributes(record))
     if (outstanding := outstanding_keys(record)) is not None:
         item[OUTSTANDING_PK], item[OUTSTANDING_SK] = map(string_value, outstanding)
     return item
 
 
+def pending_attributes(record: InterruptRecord) -> dict[str, dict[str, str]]:
+    """What a pending node item carries for the inbox's index: its keys and its bounded summary."""
+    return {
+        PENDING_PK: string_value(pending_pk(record.run.tenant_id)),
+        PENDING_SK: string_value(pending_order(record)),
+        INBOX_SUMMARY: string_value(encode(summary_of(record))),
+    }
+
+
 def pending_index_keys(item: Item) -> dict[str, dict[str, str]]:
-    """The index's key attributes a node item should carry (none unless pending): for an item written
-    before the index existed, which has none (docs/inbox.md, "A table with pending interrupts")."""
+    """The index's attributes a node item should carry (none unless pending): for an item written
+    before the index existed, which has none, or before the summary, which lacks it (docs/inbox.md,
+    "A table with pending interrupts")."""
     if (
         not item.get("sk", {}).get("S", "").startswith("NODE#")
         or item.get("status", {}).get("S") != "pending"
     ):
         return {}
-    record = interrupt_from_item(item)
-    return {
-        PENDING_PK: string_value(pending_pk(record.run.tenant_id)),
-        PENDING_SK: string_value(pending_order(record)),
-    }
+    return pending_attributes(interrupt_from_item(item))
 
 
 def outstanding_index_keys(item: Item) -> dict[str, dict[str, str]]:

@@ -73,13 +73,18 @@ def guard_key(subject: GuardSubject) -> Item:
     raise TypeError(f"no key layout for {type(subject).__name__}")
 
 
-# The sparse index of pending interrupts (template.yaml, InterruptsTable's PendingByDeadline): its key
-# attributes are on a node item only while its interrupt is pending. Every write of a node item is a
-# whole Put of `interrupt_item`, so the write that ends an interrupt (resolution, expiry, cancellation)
-# is the one that takes it out of the index, in its own transaction.
-PENDING_INDEX = "PendingByDeadline"
+# The sparse index of pending interrupts (template.yaml, InterruptsTable's InboxByDeadline): its key
+# attributes and the inbox's summary (`waitgate.inbox_summary`) are on a node item only while its
+# interrupt is pending. Every write of a node item is a whole Put of `interrupt_item`, so the write that
+# ends an interrupt (resolution, expiry, cancellation) is the one that takes it out of the index, in its
+# own transaction. The index projects the summary, never the payload (docs/inbox.md). The former index
+# PendingByDeadline had the same keys and projected whole items but the task token; a stack upgrading
+# from it keeps it for one deploy (template parameter FormerPendingIndex), and the inbox reads it then.
+PENDING_INDEX = "InboxByDeadline"
+FORMER_PENDING_INDEX = "PendingByDeadline"
 PENDING_PK = "pendingTenant"
 PENDING_SK = "pendingOrder"
+INBOX_SUMMARY = "inboxSummary"
 NO_DEADLINE = "~"  # sorts after every RFC 3339 time: an interrupt without a deadline comes last
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from waitgate.errors import ForbiddenError
 
@@ -29,6 +30,16 @@ class ApproverFields:
     approvers_list: tuple[str, ...] | None = None
     approver_group_refs: tuple[str, ...] | None = None
     approver_role_refs: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> ApproverFields:
+        """The approval payload's fields; an absent one is None, a present one binds even when empty."""
+
+        def present(name: str) -> tuple[str, ...] | None:
+            value = data.get(name)
+            return None if value is None else tuple(value)
+
+        return cls(present("approversList"), present("approverGroupRefs"), present("approverRoleRefs"))
 
     def binds(self, ref_kinds: frozenset[str]) -> bool:
         """Whether any field restricts who may decide (unadvertised ref kinds are ignored)."""

@@ -65,6 +65,16 @@ class QuorumPolicy:
     override_bypasses_quorum: bool = False
     override_principals: frozenset[str] = frozenset()
 
+    @classmethod
+    def of(cls, data: Mapping[str, Any], override_principals: frozenset[str] = frozenset()) -> QuorumPolicy:
+        """The approval payload's quorum fields (their defaults when absent) with the host's overrides."""
+        return cls(
+            required_approvals=int(data.get("requiredApprovals", 1)),
+            rejection_policy=data.get("rejectionPolicy", "single-veto"),
+            override_bypasses_quorum=bool(data.get("overrideBypassesQuorum", False)),
+            override_principals=override_principals,
+        )
+
     def __post_init__(self) -> None:
         if self.required_approvals < 1:
             raise ValueError("required_approvals must be at least 1")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from waitgate.approval import Memberships
 from waitgate.errors import ForbiddenError
 from waitgate.identity import Caller
+from waitgate.inbox_summary import entry_of
 from waitgate.ports import Clock, Directory, InterruptStore
 from waitgate.records import InterruptRecord, RunRef
 from waitgate.service.rules import inbox_items
@@ -38,11 +39,12 @@ def open_item(
 ) -> OpenedItem:
     record = pending_record(store.load(run, node_id), clock)
     now = clock.now()
-    refs = inbox_items.refs_of_page((record,), caller.principal, approval)
+    entry = entry_of(record)  # the node item's own terms, as the listing checks them
+    refs = inbox_items.refs_of_page((entry,), caller.principal, approval)
     memberships = Memberships()
     if refs.groups or refs.roles:
         memberships = directory.memberships(run.tenant_id, caller.principal, refs.groups, refs.roles)
-    matched = inbox_items.matched_by(record, caller.principal, memberships, approval, now)
+    matched = inbox_items.matched_by(entry, caller.principal, memberships, approval, now)
     if matched is None and "runs:read" not in caller.scopes:
         raise ForbiddenError("The principal is not an eligible approver for this interrupt.")
     return OpenedItem(record, matched, matched is not None and "approvals:respond" in caller.scopes)

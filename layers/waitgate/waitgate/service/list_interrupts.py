@@ -3,7 +3,9 @@
 
 One page is one Query on the store's inbox (the sparse index of pending interrupts, or the caller's
 receipts), plus, for approvals that name groups or roles, one directory read for the page: its cost
-does not depend on how many interrupts the table holds, resolved or not. Eligibility is evaluated at
+does not depend on how many interrupts the table holds, resolved or not. The index holds a bounded
+summary of each interrupt (`waitgate.inbox_summary`); the store reads whole, for the page, those it
+holds no usable summary of, so the entries always carry an approval's terms whole. Eligibility is evaluated at
 read time with the rules and the directory a vote meets (`rules.inbox_items`), so a page may hold
 fewer than `limit` items (even none) while `next` says there is more: follow `next` until it is absent.
 `next` is the store's position sealed with the host's keyring for this tenant, principal and filter
@@ -133,14 +135,14 @@ def _page(
         return [inbox_items.resolved_item(receipt) for receipt in decided.receipts], decided.next
     pending = deps.inbox.pending(page)
     now = deps.clock.now()
-    answerable = [record for record in pending.records if inbox_items.still_answerable(record, now)]
+    answerable = [entry for entry in pending.entries if inbox_items.still_answerable(entry, now)]
     refs = inbox_items.refs_of_page(answerable, caller.principal, deps.approval)
     memberships = Memberships()
     if refs.groups or refs.roles:
         memberships = deps.directory.memberships(caller.tenant_id, caller.principal, refs.groups, refs.roles)
     items = []
-    for record in answerable:
-        matched = inbox_items.matched_by(record, caller.principal, memberships, deps.approval, now)
+    for entry in answerable:
+        matched = inbox_items.matched_by(entry, caller.principal, memberships, deps.approval, now)
         if matched is not None or query.eligible == "any":
-            items.append(inbox_items.pending_item(record, caller.principal, matched, deps.approval))
+            items.append(inbox_items.pending_item(entry, caller.principal, matched))
     return items, pending.next

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from waitgate.approval import (
+    AddedApprovers,
     ApproverFields,
     EligibilityRecord,
     Memberships,
@@ -49,25 +50,11 @@ class NoDirectory:
 
 def approver_fields(data: dict[str, Any]) -> ApproverFields:
     """The payload's fields; an absent one is None, a present one binds even when empty."""
-
-    def present(name: str) -> tuple[str, ...] | None:
-        value = data.get(name)
-        return None if value is None else tuple(value)
-
-    return ApproverFields(
-        approvers_list=present("approversList"),
-        approver_group_refs=present("approverGroupRefs"),
-        approver_role_refs=present("approverRoleRefs"),
-    )
+    return ApproverFields.of(data)
 
 
 def quorum_policy(data: dict[str, Any], config: ApprovalConfig) -> QuorumPolicy:
-    return QuorumPolicy(
-        required_approvals=int(data.get("requiredApprovals", 1)),
-        rejection_policy=data.get("rejectionPolicy", "single-veto"),
-        override_bypasses_quorum=bool(data.get("overrideBypassesQuorum", False)),
-        override_principals=config.override_principals,
-    )
+    return QuorumPolicy.of(data, config.override_principals)
 
 
 def eligibility_of(
@@ -93,8 +80,14 @@ def refs_to_read(record: InterruptRecord, principal: str, config: ApprovalConfig
     other than approval, or a principal the list names)."""
     if record.kind != "approval":
         return RefsToResolve()
-    fields = approver_fields(record.data)
-    added = added_approvers(record)  # from the escalation steps that fired (docs/escalation.md)
+    # the approvers the escalation steps that fired added (docs/escalation.md)
+    return refs_for(approver_fields(record.data), added_approvers(record), principal, config)
+
+
+def refs_for(
+    fields: ApproverFields, added: Sequence[AddedApprovers], principal: str, config: ApprovalConfig
+) -> RefsToResolve:
+    """`refs_to_read` of an approval's fields and the approvers its fired steps added."""
     return refs_needing_resolution(fields, ref_kinds=config.ref_kinds, principal=principal, added=added)
 
 
@@ -110,7 +103,19 @@ def eligibility_with(
     if record.kind != "approval":
         return None
     fields = approver_fields(record.data)
-    added = added_approvers(record)
+    return eligibility_for(fields, added_approvers(record), principal, memberships, config, now)
+
+
+def eligibility_for(
+    fields: ApproverFields,
+    added: Sequence[AddedApprovers],
+    principal: str,
+    memberships: Memberships,
+    config: ApprovalConfig,
+    now: datetime,
+) -> EligibilityRecord:
+    """`eligibility_with` of an approval's fields and added approvers (ForbiddenError when not
+    eligible): what a vote meets, and what the inbox lists by (`rules.inbox_items`)."""
     return check_eligibility(
         fields,
         ref_kinds=config.ref_kinds,

@@ -6,7 +6,9 @@ eligible by `approval.check_eligibility` with the directory's memberships read a
 (`rules.approver_config`, the same functions the resolve path calls). It fails closed: not eligible,
 not listed; a directory that cannot be read fails the page (503), it never lists unchecked items.
 Kinds other than approval have no approver fields: anyone of the tenant the run surface lets resolve
-may answer them, so they are listed for everyone (`matchedBy: "open"`). Pure.
+may answer them, so they are listed for everyone (`matchedBy: "open"`). The rules read a
+`PendingEntry` (what the pending index holds of an interrupt, `waitgate.inbox_summary`): an approval's
+entry holds its terms whole, or the store read its node item for them. Pure.
 """
 
 from __future__ import annotations
@@ -18,67 +20,74 @@ from typing import Any
 from waitgate.approval import Memberships, RefsToResolve
 from waitgate.clock import parse_rfc3339
 from waitgate.errors import ForbiddenError
+from waitgate.inbox_records import ApprovalTerms, PendingEntry
 from waitgate.notices import interrupt_title
 from waitgate.records import DecisionReceipt, InterruptRecord, JSONObject
-from waitgate.service.rules.approver_config import (
-    ApprovalConfig,
-    eligibility_with,
-    quorum_policy,
-    refs_to_read,
-)
+from waitgate.service.rules.approver_config import ApprovalConfig, eligibility_for, refs_for
 
 OPEN = "open"  # a kind without approver fields: anyone the surface lets resolve
 
 
-def still_answerable(record: InterruptRecord, now: datetime) -> bool:
+def still_answerable(entry: PendingEntry, now: datetime) -> bool:
     """Pending and before its deadline (past it, a resolve is refused: `409 ... expired`)."""
-    if record.status != "pending":
+    if entry.status != "pending":
         return False
-    return record.deadline is None or now < parse_rfc3339(record.deadline)
+    return entry.deadline is None or now < parse_rfc3339(entry.deadline)
 
 
-def refs_of_page(records: Iterable[InterruptRecord], principal: str, config: ApprovalConfig) -> RefsToResolve:
+def refs_of_page(entries: Iterable[PendingEntry], principal: str, config: ApprovalConfig) -> RefsToResolve:
     """Every group and role the page's approvals name for this principal: one directory read."""
     groups: dict[str, None] = {}
     roles: dict[str, None] = {}
-    for record in records:
-        refs = refs_to_read(record, principal, config)
+    for entry in entries:
+        terms = entry.summary.approval
+        if terms is None:
+            continue
+        refs = refs_for(terms.fields, terms.added, principal, config)
         groups.update(dict.fromkeys(refs.groups))
         roles.update(dict.fromkeys(refs.roles))
     return RefsToResolve(groups=tuple(groups), roles=tuple(roles))
 
 
 def matched_by(
-    record: InterruptRecord,
+    entry: PendingEntry,
     principal: str,
     memberships: Memberships,
     config: ApprovalConfig,
     now: datetime,
 ) -> str | None:
-    """Why `principal` may act on `record` now (`list`, `group:<ref>`, ..., `open`), or None."""
-    if not still_answerable(record, now):
+    """Why `principal` may act on `entry` now (`list`, `group:<ref>`, ..., `open`), or None."""
+    if not still_answerable(entry, now):
+        return None
+    if entry.kind != "approval":
+        return OPEN
+    terms = entry.summary.approval
+    if terms is None:  # an approval without its terms is nobody's (PendingEntry never holds one)
         return None
     try:
-        eligibility = eligibility_with(record, principal, memberships, config, now)
+        eligibility = eligibility_for(terms.fields, terms.added, principal, memberships, config, now)
     except ForbiddenError:
         return None
-    return OPEN if eligibility is None else eligibility.matched_by
+    return eligibility.matched_by
 
 
 def title(kind: str, data: JSONObject, node_id: str) -> str:
     """What is asked, in the interrupt's own words; else its kind and step."""
-    return interrupt_title(data) or f"{kind} at step {node_id}"
+    return titled(interrupt_title(data), kind, node_id)
 
 
-def quorum_progress(record: InterruptRecord, config: ApprovalConfig) -> JSONObject:
+def titled(text: str, kind: str, node_id: str) -> str:
+    return text or f"{kind} at step {node_id}"
+
+
+def quorum_progress(terms: ApprovalTerms) -> JSONObject:
     """How far an approval's tally got: `{approvals, requiredApprovals, rejections, rejectionsNeeded}`."""
-    policy = quorum_policy(record.data, config)
-    actions = [vote.get("action") for vote in record.votes]
+    actions = [vote.action for vote in terms.votes]
     return {
         "approvals": sum(1 for action in actions if action in {"accept", "edit-accept"}),
-        "requiredApprovals": policy.required_approvals,
+        "requiredApprovals": terms.quorum.required_approvals,
         "rejections": sum(1 for action in actions if action == "reject"),
-        "rejectionsNeeded": policy.rejections_needed,
+        "rejectionsNeeded": terms.quorum.rejections_needed,
     }
 
 
@@ -90,29 +99,33 @@ def vote_summary(vote: JSONObject) -> JSONObject:
     return summary
 
 
-def own_vote(record: InterruptRecord, principal: str) -> JSONObject | None:
-    vote = next((v for v in record.votes if v.get("principal") == principal), None)
-    return vote_summary(vote) if vote is not None else None
+def own_vote(terms: ApprovalTerms, principal: str) -> JSONObject | None:
+    vote = next((v for v in terms.votes if v.principal == principal), None)
+    if vote is None:
+        return None
+    mine: JSONObject = {"action": vote.action, "decidedAt": vote.decided_at}
+    if vote.feedback is not None:
+        mine["feedback"] = vote.feedback
+    return mine
 
 
-def pending_item(
-    record: InterruptRecord, principal: str, matched: str | None, config: ApprovalConfig
-) -> JSONObject:
+def pending_item(entry: PendingEntry, principal: str, matched: str | None) -> JSONObject:
     """One pending interrupt as `GET /interrupts?status=pending` lists it."""
     item: JSONObject = {
-        "runId": record.run.run_id,
-        "nodeId": record.node_id,
-        "interruptId": record.interrupt_id,
-        "kind": record.kind,
-        "title": title(record.kind, record.data, record.node_id),
+        "runId": entry.run.run_id,
+        "nodeId": entry.node_id,
+        "interruptId": entry.interrupt_id,
+        "kind": entry.kind,
+        "title": titled(entry.summary.title, entry.kind, entry.node_id),
         "status": "pending",
-        "requestedAt": record.requested_at,
+        "requestedAt": entry.requested_at,
     }
-    if record.deadline is not None:
-        item["deadline"] = record.deadline
-    if record.kind == "approval":
-        item["progress"] = quorum_progress(record, config)
-        mine = own_vote(record, principal)
+    if entry.deadline is not None:
+        item["deadline"] = entry.deadline
+    terms = entry.summary.approval
+    if terms is not None:
+        item["progress"] = quorum_progress(terms)
+        mine = own_vote(terms, principal)
         if mine is not None:
             item["myVote"] = mine
     if matched is not None:
