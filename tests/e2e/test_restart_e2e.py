@@ -116,10 +116,16 @@ def test_a_durable_run_the_runner_forgot_across_a_restart_is_ended_as_failed(tmp
         link = run.link("alice")
     # When the stack starts again: the testing SDK's runner kept no execution
     with running_stack(tmp_path, first.environment) as second:
-        # Then the run is ended as failed before the stack is ready, and the log says why
+        # Then the run is ended as failed, and the log says why: its FAILED status change is sent at the
+        # start, and the run lifecycle takes it asynchronously (as from EventBridge on AWS), so it is
+        # waited for
         reader = second.jwt("reader", "runs:read")
-        snapshot = second.http.get(f"/runs/{run.run_id}", token=reader).json()
-        assert snapshot["status"] == "failed", snapshot
+
+        def snapshot() -> dict[str, Any]:
+            found: dict[str, Any] = second.http.get(f"/runs/{run.run_id}", token=reader).json()
+            return found
+
+        wait_for(lambda: snapshot()["status"] == "failed", what=lambda: f"the run to fail: {snapshot()}")
         assert any("was not kept across the restart" in line for line in second.output)
         # And alice's old link never says the run goes on: the request is over
         path = link.removeprefix(second.api_url)
