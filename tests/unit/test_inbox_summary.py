@@ -136,3 +136,26 @@ def test_the_other_kinds_carry_only_their_title() -> None:
     assert json.loads(text) == {"v": 1, "title": "Why?"}
     assert decode(text, "clarification") == summary_of(record)
     assert decode('{"v": 1, "title": "Why?", "approval": {}}', "clarification") is None
+
+
+def test_who_another_kinds_task_asked_survives_the_summary_binding() -> None:
+    data = {"questions": [{"id": "q", "question": "Why?"}]}
+    record = InterruptRecord(
+        run=RunRef("default", "run-3"), node_id="Ask", interrupt_id="01J00000000000000000000002",
+        kind="clarification", key="ask", task_token="t", requested_at="2026-11-30T10:00:00.000Z",
+        payload={"kind": "clarification", "key": "ask", "data": data}, notify={"groupRefs": ["ops"]},
+    )  # fmt: skip
+    text = encode(summary_of(record))
+    assert json.loads(text) == {
+        "v": 1,
+        "title": "Why?",
+        "asked": {"approversList": [], "approverGroupRefs": ["ops"]},
+    }
+    summary = decode(text, "clarification")
+    assert summary == summary_of(record)
+    assert summary is not None and summary.asked is not None
+    assert summary.asked.fields == ApproverFields((), ("ops",), None)
+    # Then what it cannot trust whole (not binding, malformed, on an approval) is read from the item
+    assert decode('{"v": 1, "title": "t", "asked": {"approverGroupRefs": ["ops"]}}', "clarification") is None
+    assert decode('{"v": 1, "title": "t", "asked": {"approversList": "ann"}}', "custom") is None
+    assert decode('{"v": 1, "title": "t", "asked": {"approversList": []}}', "approval") is None

@@ -50,10 +50,13 @@ class ApprovalTerms:
 @dataclass(frozen=True)
 class InboxSummary:
     """What a listing needs of a pending interrupt beyond its keys: the title (display text, cut to
-    its first bytes) and, for an approval, its terms (None for the other kinds, which have none)."""
+    its first bytes) and, for an approval, its terms (None for the other kinds, which have none); for
+    another kind whose Task named who is asked (`notify`), those people as `asked` (its fields always
+    binding, the approvers fired escalation steps added, no quorum or votes: waitgate.asked)."""
 
     title: str
     approval: ApprovalTerms | None = None
+    asked: ApprovalTerms | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,8 @@ class PendingEntry:
     def __post_init__(self) -> None:
         if (self.kind == "approval") != (self.summary.approval is not None):
             raise ValueError("an approval's entry carries its terms, and only an approval's does")
+        if self.summary.approval is not None and self.summary.asked is not None:
+            raise ValueError("an approval's entry is asked by its own terms")
 
 
 @dataclass(frozen=True)

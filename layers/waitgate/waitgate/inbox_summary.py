@@ -20,6 +20,7 @@ import json
 from typing import Any
 
 from waitgate.approval import AddedApprovers, ApproverFields, QuorumPolicy
+from waitgate.asked import notify_fields
 from waitgate.inbox_records import ApprovalTerms, InboxSummary, ListedVote, PendingEntry
 from waitgate.notices import interrupt_title
 from waitgate.records import InterruptRecord, JSONObject
@@ -47,7 +48,10 @@ def cut(text: str, limit: int) -> str:
 
 def summary_of(record: InterruptRecord) -> InboxSummary:
     title = cut(interrupt_title(record.data), MAX_TITLE_BYTES)
-    return InboxSummary(title, _terms_of(record) if record.kind == "approval" else None)
+    if record.kind == "approval":
+        return InboxSummary(title, _terms_of(record))
+    fields = notify_fields(record.notify)
+    return InboxSummary(title, asked=None if fields is None else ApprovalTerms(fields, _added_of(record)))
 
 
 def entry_of(record: InterruptRecord) -> PendingEntry:
@@ -69,6 +73,8 @@ def encode(summary: InboxSummary) -> str:
     body: JSONObject = {"v": VERSION, "title": summary.title}
     if summary.approval is not None:
         body["approval"] = _terms_json(summary.approval)
+    if summary.asked is not None:
+        body["asked"] = _asked_json(summary.asked)
     text = _compact(body)
     if len(text.encode("utf-8", "surrogatepass")) <= MAX_SUMMARY_BYTES:
         return text
@@ -81,25 +87,36 @@ def decode(text: str | None, kind: str) -> InboxSummary | None:
         body = json.loads(text) if isinstance(text, str) else None
     except ValueError:
         return None
-    if not isinstance(body, dict) or set(body) - {"v", "title", "approval", "readItem"}:
+    if not isinstance(body, dict) or set(body) - {"v", "title", "approval", "asked", "readItem"}:
         return None
     if body.get("v") != VERSION or not isinstance(body.get("title"), str) or "readItem" in body:
         return None
     if kind != "approval":
-        return None if "approval" in body else InboxSummary(body["title"])
+        if "approval" in body:
+            return None
+        if "asked" not in body:
+            return InboxSummary(body["title"])
+        asked = _asked(body["asked"])
+        return None if asked is None else InboxSummary(body["title"], asked=asked)
+    if "asked" in body:
+        return None
     terms = _terms(body.get("approval"))
     return None if terms is None else InboxSummary(body["title"], terms)
 
 
 def _terms_of(record: InterruptRecord) -> ApprovalTerms:
-    added: tuple[AddedApprovers, ...] = ()
-    if record.escalation is not None and record.escalated:
-        # imported here: listing an interrupt without a fired step (most of them) never loads the rules
-        from waitgate.escalation import policy_from_json
-
-        added = policy_from_json(record.escalation).added_approvers(record.escalated)
     votes = tuple(_listed(vote) for vote in record.votes)
+    added = _added_of(record)
     return ApprovalTerms(ApproverFields.of(record.data), added, QuorumPolicy.of(record.data), votes)
+
+
+def _added_of(record: InterruptRecord) -> tuple[AddedApprovers, ...]:
+    if record.escalation is None or not record.escalated:
+        return ()
+    # imported here: listing an interrupt without a fired step (most of them) never loads the rules
+    from waitgate.escalation import policy_from_json
+
+    return policy_from_json(record.escalation).added_approvers(record.escalated)
 
 
 def _listed(vote: JSONObject) -> ListedVote:
@@ -137,6 +154,21 @@ def _terms_json(terms: ApprovalTerms) -> JSONObject:
     if terms.votes:
         body["votes"] = [_vote_json(vote) for vote in terms.votes]
     return body
+
+
+def _asked_json(terms: ApprovalTerms) -> JSONObject:
+    body = _fields_json(terms.fields)
+    if terms.added:
+        body["added"] = [{"step": added.step, **_fields_json(added.fields)} for added in terms.added]
+    return body
+
+
+def _asked(raw: Any) -> ApprovalTerms | None:
+    """Who a non-approval's Task asked, trusted only whole and binding (its list present)."""
+    if not isinstance(raw, dict) or set(raw) - {*_FIELDS, "added"} or "approversList" not in raw:
+        return None
+    fields, added = _fields(raw), _added(raw.get("added", []))
+    return None if fields is None or added is None else ApprovalTerms(fields, added)
 
 
 def _vote_json(vote: ListedVote) -> JSONObject:

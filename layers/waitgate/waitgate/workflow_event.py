@@ -31,6 +31,7 @@ class WorkflowTaskEvent(BaseModel):
     interrupt: Any
     configurable: dict[str, Any] | None = None
     escalation: Any = None  # the escalation policy beside the interrupt (docs/escalation.md)
+    notify: Any = None  # who is asked, beside the interrupt (waitgate.asked)
     execution_arn: str | None = Field(default=None, alias="executionArn", max_length=2048)
 
     @property
@@ -52,6 +53,7 @@ class DurableCallbackEvent(BaseModel):
     interrupt: Any
     configurable: dict[str, Any] | None = None
     escalation: Any = None
+    notify: Any = None
     execution_arn: str | None = Field(default=None, alias="executionArn", max_length=2048)
 
     @property
@@ -96,7 +98,7 @@ def _check_json(event: Any) -> None:
     if not isinstance(event, dict):
         return  # the model says what is wrong
     try:
-        for member in ("interrupt", "configurable", "escalation"):
+        for member in ("interrupt", "configurable", "escalation", "notify"):
             json_rules.check_value(event.get(member), f"$.{member}")
     except ValidationFailedError as error:
         raise InterruptPayloadInvalidError(f"{error.detail} (at {error.extensions['path']})") from None

@@ -18,7 +18,17 @@ from aws_durable_execution_sdk_python_testing.runner import DurableFunctionTestR
 
 from tests.unit.sdk.agentflow_doubles import QualityGateReview
 from waitgate.errors import InterruptPayloadInvalidError
-from waitgate.sdk import Approval, ApprovalDecision, Escalation, EscalationStep, ExternalEvent, ResolveWith
+from waitgate.sdk import (
+    Approval,
+    ApprovalDecision,
+    Clarification,
+    Escalation,
+    EscalationStep,
+    ExternalEvent,
+    Notify,
+    Question,
+    ResolveWith,
+)
 from waitgate.sdk.durable import InterruptFailed, InterruptTimedOut, execution_name_of, wait_for_interrupt
 
 FUNCTION = "waitgate-local-RequestInterruptFunction"
@@ -221,3 +231,17 @@ def test_a_policy_that_does_not_fit_the_interrupt_is_refused_before_anything_is_
     # Then wait_for_interrupt refuses it at once, naming the problem
     with pytest.raises(InterruptPayloadInvalidError):
         wait_for_interrupt(context, RELEASE, run_id="r", function_name=FUNCTION, escalation=policy)
+
+
+def test_the_builders_notify_rides_beside_the_interrupt(run: Any, lambdas: RecordingLambda) -> None:
+    # Given a durable function that asks alice a question through its builder's notify
+    question = Clarification(
+        "region", questions=[Question("region", "Which region?")], notify=Notify(["alice"])
+    )
+    runner, arn = run(asking(lambdas, question))
+    # Then the binding carries it checked, beside the payload (which stays the protocol's)
+    binding = lambdas.binding()
+    assert binding["notify"] == {"principals": ["alice"]}
+    assert "notify" not in binding["interrupt"]
+    runner.send_callback_success(binding["callbackId"], json.dumps({"answers": {"region": "eu"}}).encode())
+    assert runner.wait_for_result(arn, timeout=WAIT_SECONDS).status.value == "SUCCEEDED"

@@ -39,6 +39,7 @@ def test_it_is_the_generic_workflows_interrupt_state() -> None:
         tenant_id="$.tenantId",
         payload_path="$.interrupt",
         escalation_path="$.escalation",
+        notify_path="$.notify",
         backstop_catch_next="InterruptWaitExceeded",
     )
     # Then it is the same state (its backstop, its Retry, its Catch of the backstop alone)

@@ -79,6 +79,20 @@ def test_it_fails_closed_as_a_vote_does(world: World) -> None:
     assert [(i["runId"], i["matchedBy"]) for i in items] == [("open", "open")]
 
 
+def test_another_kind_whose_task_named_who_is_asked_is_in_their_inbox_alone(world: World) -> None:
+    # Given a custom interrupt its Task asked of alice and the role sre, and one that names nobody
+    run = RunRef("default", "asked")
+    world.request(CUSTOM, run=run, token="task-asked", notify={"principals": ["alice"], "roleRefs": ["sre"]})
+    ask(world, "open", CUSTOM)
+    # Then alice (by the list) and ben (by his role) see the first; carol only the open one
+    assert {i["runId"]: i["matchedBy"] for i in listed(world, caller("alice"))["items"]} == {
+        "asked": "list",
+        "open": "open",
+    }
+    assert {i["runId"]: i["matchedBy"] for i in listed(world, caller("ben"))["items"]}["asked"] == "role:sre"
+    assert runs_of(listed(world, caller("carol"))) == ["open"]
+
+
 def test_an_override_principal_sees_every_approval(world: World) -> None:
     ask(world, "listed", with_data(APPROVAL, approversList=["alice"]))
     who = caller("oncall")

@@ -119,8 +119,9 @@ class World:
         node: str = "Gate",
         run: RunRef = RUN,
         execution_arn: str | None = None,
+        notify: Any = None,
     ) -> RequestOutcome:
-        request = InterruptRequest(token, run, node, payload, execution_arn=execution_arn)
+        request = InterruptRequest(token, run, node, payload, execution_arn=execution_arn, notify=notify)
         return request_interrupt(request, self.requesting())
 
     def resolve(

@@ -106,6 +106,8 @@ def interrupt_item(record: InterruptRecord) -> Item:
     if record.escalation is not None:
         item["escalation"] = json_value(record.escalation)
         item["escalated"] = json_value(list(record.escalated))
+    if record.notify is not None:
+        item["notify"] = json_value(record.notify)
     optional_string(item, "noticedAt", record.noticed_at)
     optional_string(item, "checkAt", record.check_at)
     optional_string(item, "executionArn", record.execution_arn)
@@ -170,6 +172,7 @@ def interrupt_from_item(item: Item) -> InterruptRecord:
         delivery_outcome=item.get("deliveryOutcome", {}).get("S"),
         escalation=json.loads(item["escalation"]["S"]) if "escalation" in item else None,
         escalated=tuple(json.loads(item["escalated"]["S"])) if "escalated" in item else (),
+        notify=json.loads(item["notify"]["S"]) if "notify" in item else None,
         noticed_at=item.get("noticedAt", {}).get("S"),
         check_at=item.get("checkAt", {}).get("S"),
         execution_arn=item.get("executionArn", {}).get("S"),

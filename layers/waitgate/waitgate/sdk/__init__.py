@@ -1,7 +1,8 @@
 """The SDK for agent and workflow authors (pure Python: stdlib + pydantic, no boto3, no Powertools).
 
 - builders: `Approval(...)`, `Clarification(...)` with `Question(...)`, `ExternalEvent(...)`, ...
-  → `.to_payload()`, a schema-valid InterruptPayload;
+  → `.to_payload()`, a schema-valid InterruptPayload; `notify=Notify(principals=[...])` names who
+  is asked, for any kind, beside the payload (`.task_input()`);
 - decisions: `ApprovalDecision.from_resume(...)`, `ClarificationAnswers.from_resume(...)`;
 - interop: `interrupt_kind(...)` and adapters from agentflow's interrupt payloads;
 - client: `WaitgateClient` for the HTTP API, with Idempotency-Keys, safe retries and typed errors;
@@ -47,6 +48,7 @@ from waitgate.sdk.builders import (
     ExternalEvent,
     InterruptBuilder,
     LowConfidence,
+    Notify,
     Question,
 )
 from waitgate.sdk.client import InboxPage, MintedLink, Resolution, TokenInspection, WaitgateClient
@@ -90,6 +92,7 @@ __all__ = [
     "LowConfidence",
     "MintedLink",
     "NotFound",
+    "Notify",
     "OutcomeUnknown",
     "PayloadTooLarge",
     "Question",

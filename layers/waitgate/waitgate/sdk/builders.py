@@ -16,6 +16,7 @@ from dataclasses import KW_ONLY, dataclass
 from datetime import timedelta
 from typing import Any, ClassVar, Literal
 
+from waitgate.asked import parse_notify
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.payloads import ApprovalAction, InterruptKind, parse_interrupt_payload
 from waitgate.payloads.correlation import STRING_CORRELATION_MEMBER
@@ -46,8 +47,34 @@ def _json(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class Notify:
+    """Who is asked, for any kind: principals, members of groups, holders of roles. Each is told with
+    a personal link, and for a kind other than approval only they may answer. It rides beside the
+    payload, in the Task input (`notify`), never inside it (docs/sdk.md, "Who is asked")."""
+
+    principals: Sequence[str] = ()
+    group_refs: Sequence[str] = ()
+    role_refs: Sequence[str] = ()
+
+    def to_json(self) -> dict[str, list[str]]:
+        """The Task input's `notify` member, checked (InterruptPayloadInvalidError names what is wrong)."""
+        members = {"principals": self.principals, "groupRefs": self.group_refs, "roleRefs": self.role_refs}
+        return checked_notify({name: list(names) for name, names in members.items() if names})
+
+
+def checked_notify(notify: Notify | JsonObject) -> dict[str, list[str]]:
+    """A `Notify` or its JSON, as the Task input carries it, checked as the host checks it."""
+    if isinstance(notify, Notify):
+        return notify.to_json()
+    checked = parse_notify(_json(notify))
+    assert checked is not None  # a mapping is never None
+    return checked
+
+
+@dataclass(frozen=True)
 class InterruptBuilder:
-    """What every kind shares: `key`, then `timeout`, `resume_schema`, `metadata` by keyword."""
+    """What every kind shares: `key`, then `timeout`, `resume_schema`, `metadata` and `notify` (who is
+    asked, beside the payload: `task_input()`) by keyword."""
 
     kind: ClassVar[InterruptKind]
     key: str
@@ -55,6 +82,7 @@ class InterruptBuilder:
     timeout: timedelta | None = None
     resume_schema: JsonObject | None = None
     metadata: JsonObject | None = None
+    notify: Notify | JsonObject | None = None
 
     def data(self) -> dict[str, Any]:
         """The kind's `data` member (camelCase)."""
@@ -68,6 +96,15 @@ class InterruptBuilder:
         payload.update(_members(resumeSchema=self.resume_schema, metadata=self.metadata))
         parse_interrupt_payload(payload)
         return payload
+
+    def notify_json(self) -> dict[str, list[str]] | None:
+        """The Task input's `notify` member (checked), or None when the builder names nobody."""
+        return None if self.notify is None else checked_notify(self.notify)
+
+    def task_input(self) -> dict[str, Any]:
+        """The generic workflow's input: `{"interrupt": <payload>, "notify": ...}` (notify when given)."""
+        notify = self.notify_json()
+        return {"interrupt": self.to_payload(), **({"notify": notify} if notify is not None else {})}
 
 
 @dataclass(frozen=True, kw_only=True)

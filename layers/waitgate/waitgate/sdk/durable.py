@@ -9,8 +9,8 @@
 
 `context.wait_for_callback` creates a callback; its submitter invokes waitgate's
 RequestInterruptFunction (through IAM, no public endpoint) with the binding
-{callbackId, runId, nodeId, tenantId?, interrupt, configurable?, escalation?, executionArn} and the
-function suspends until waitgate answers the callback: SendDurableExecutionCallbackSuccess with the
+{callbackId, runId, nodeId, tenantId?, interrupt, configurable?, escalation?, notify?, executionArn},
+and the function suspends until waitgate answers the callback: SendDurableExecutionCallbackSuccess with the
 resume value, or SendDurableExecutionCallbackFailure with an error by name (InterruptTimedOut at the
 deadline, InterruptPayloadInvalid, ...). A replay of the function gets the callback's answer from its
 checkpoints and asks nobody again; a submitter run twice asks with the same key, which waitgate
@@ -30,7 +30,7 @@ from typing import Any
 from aws_durable_execution_sdk_python.config import Duration, WaitForCallbackConfig
 from aws_durable_execution_sdk_python.exceptions import CallbackError, CallbackTimeoutError
 
-from waitgate.sdk.builders import InterruptBuilder
+from waitgate.sdk.builders import InterruptBuilder, Notify, checked_notify
 from waitgate.sdk.decisions import ApprovalDecision
 from waitgate.sdk.escalation import Escalation, checked_policy
 from waitgate.sdk.interop import from_agentflow
@@ -67,6 +67,7 @@ def wait_for_interrupt(
     timeout: Seconds | None = None,
     heartbeat: Seconds | None = None,
     escalation: Escalation | Mapping[str, Any] | None = None,
+    notify: Notify | Mapping[str, Any] | None = None,
     configurable: Mapping[str, Any] | None = None,
     function_name: str | None = None,
     lambda_client: Any = None,
@@ -81,6 +82,7 @@ def wait_for_interrupt(
       it fits in 80 characters, else "Interrupt"). `run_id`: default the durable execution's name.
     - `timeout`, `heartbeat`: the callback's own (seconds or timedelta); the interrupt's deadline is
       its `timeoutMs`. `escalation`: the policy beside the interrupt (docs/escalation.md).
+    - `notify`: who is asked, for any kind (a `Notify` or its JSON; default: the builder's own).
     - `function_name`: waitgate's RequestInterruptFunction (default: $WAITGATE_REQUEST_INTERRUPT_FUNCTION).
     - `raw`: return the resume value itself, the very JSON a Step Functions Task's output holds for the
       same decision, instead of the typed reader (whose dump names some members differently).
@@ -89,6 +91,10 @@ def wait_for_interrupt(
     node_id = name or (payload["key"] if len(payload["key"]) <= NODE_ID_LIMIT else DEFAULT_NODE_ID)
     arn = str(context.execution_context.durable_execution_arn)
     binding = _binding(payload, node_id, arn, run_id, tenant_id, escalation, configurable)
+    if notify is None and isinstance(interrupt, InterruptBuilder):
+        notify = interrupt.notify
+    if notify is not None:
+        binding["notify"] = checked_notify(notify)
     target = function_name or os.environ.get(FUNCTION_VARIABLE, "")
     if not target:
         raise ValueError(f"name waitgate's RequestInterruptFunction: function_name= or ${FUNCTION_VARIABLE}")

@@ -7,15 +7,16 @@
 
 The state is the one of statemachines/interrupt.asl.json: `lambda:invoke.waitForTaskToken` of the
 stack's RequestInterruptFunction with {taskToken, runId (execution name), nodeId (state name),
-tenantId?, interrupt, escalation?}; its output is the resumeValue (docs/workflows.md).
+tenantId?, interrupt, escalation?, notify?}; its output is the resumeValue (docs/workflows.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from waitgate.payloads import parse_interrupt_payload
-from waitgate.sdk.builders import InterruptBuilder
+from waitgate.sdk.builders import InterruptBuilder, Notify, checked_notify
 from waitgate.sdk.escalation import Escalation, checked_policy
 from waitgate.wait_limits import TASK_BACKSTOP_SECONDS
 
@@ -63,6 +64,8 @@ def interrupt_task_state(
     timeout_seconds: int | None = TASK_BACKSTOP_SECONDS,
     escalation: Escalation | dict[str, Any] | None = None,
     escalation_path: str | None = None,
+    notify: Notify | dict[str, Any] | None = None,
+    notify_path: str | None = None,
 ) -> dict[str, Any]:
     """A Task state asking for the given interrupt.
 
@@ -83,6 +86,8 @@ def interrupt_task_state(
     - `escalation`: the escalation policy beside the interrupt (an `Escalation` or its JSON; checked
       against the payload when that is not a template), or `escalation_path`, a JSONPath to it in the
       state's input ("$.escalation"). Neither: the host's default for the tenant (docs/escalation.md).
+    - `notify`: who is asked, for any kind (a `Notify` or its JSON; default: the builder's own), or
+      `notify_path`, a JSONPath to it in the state's input ("$.notify"; null there names nobody).
     """
     state: dict[str, Any] = {
         "Type": "Task",
@@ -93,6 +98,7 @@ def interrupt_task_state(
         },
     }
     _add_escalation(state["Parameters"]["Payload"], escalation, escalation_path)
+    _add_notify(state["Parameters"]["Payload"], payload_or_builder, notify, notify_path)
     if timeout_seconds is not None:
         state["TimeoutSeconds"] = timeout_seconds
     if result_path is not None:
@@ -160,6 +166,23 @@ def _add_escalation(
         payload = task.get("interrupt")
         known = payload if isinstance(payload, dict) and not _has_paths(payload) else None
         task["escalation"] = checked_policy(escalation, known)
+
+
+def _add_notify(
+    task: dict[str, Any],
+    payload_or_builder: InterruptBuilder | dict[str, Any] | None,
+    notify: Notify | Mapping[str, Any] | None,
+    notify_path: str | None,
+) -> None:
+    if notify is not None and notify_path is not None:
+        raise ValueError("give either notify or notify_path, not both")
+    if notify_path is not None:
+        task["notify.$"] = notify_path
+        return
+    if notify is None and isinstance(payload_or_builder, InterruptBuilder):
+        notify = payload_or_builder.notify
+    if notify is not None:
+        task["notify"] = checked_notify(notify)
 
 
 def interrupt_member(payload_or_builder: InterruptBuilder | dict[str, Any] | None) -> dict[str, Any]:

@@ -2,10 +2,11 @@
 
 approval: `audience` when given, else the union of the eligibility refs (approversList, members of
 approverGroupRefs and holders of approverRoleRefs from the directory, for the advertised ref kinds);
-conversation.start: its `participants`. Other kinds name nobody: mint a link for them instead
-(`POST /runs/{runId}/interrupts/{nodeId}/tokens`). Approvers an escalation step added (approval,
-low-confidence) are recipients from that step on (docs/escalation.md). A failed notice never undoes
-the request.
+conversation.start: its `participants`; and for any kind, the people the Task input's `notify`
+names (principals, members of its groups, holders of its roles: waitgate.asked). Another kind without
+`notify` names nobody: mint a link for it instead (`POST /runs/{runId}/interrupts/{nodeId}/tokens`).
+Approvers an escalation step added (approval, low-confidence) are recipients from that step on
+(docs/escalation.md). A failed notice never undoes the request.
 
 Each notice names the channels the recipient's contact points reach (its `channels` attribute: the
 e-mail and Slack deliverers subscribe with filter policies on it; docs/channels.md); a recipient with
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from waitgate.approval import ApproverFields, notification_recipients
+from waitgate.asked import notify_fields
 from waitgate.clock import rfc3339
 from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice, interrupt_title
@@ -53,13 +55,17 @@ class NotificationDependencies:
 def recipients_of(
     record: InterruptRecord, directory: Directory, ref_kinds: frozenset[str]
 ) -> tuple[str, ...]:
-    """Who the interrupt names, and then whoever its fired escalation steps added."""
+    """Who the interrupt names, then who the Task's `notify` asks, then whoever its fired escalation
+    steps added."""
     data = record.data
+    asked = notify_fields(record.notify)
+    by_notify = members_of(asked, record, directory, ref_kinds) if asked is not None else ()
     if record.kind == "conversation.start":
-        return _strings(data.get("participants"))
+        return tuple(dict.fromkeys(_strings(data.get("participants")) + by_notify))
     named = _approval_recipients(record, directory, ref_kinds) if record.kind == "approval" else ()
     added = (members_of(step.fields, record, directory, ref_kinds) for step in added_approvers(record))
-    return tuple(dict.fromkeys(named + tuple(principal for found in added for principal in found)))
+    found = named + by_notify + tuple(principal for members in added for principal in members)
+    return tuple(dict.fromkeys(found))
 
 
 def _approval_recipients(

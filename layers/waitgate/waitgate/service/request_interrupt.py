@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from waitgate.asked import parse_notify
 from waitgate.clock import rfc3339
 from waitgate.errors import (
     CapabilityNotSupportedError,
@@ -59,6 +60,7 @@ class InterruptRequest:
     configurable: JSONObject | None = None
     execution_arn: str | None = None
     escalation: Any = None  # the Task's escalation policy; None: the host's default for the tenant
+    notify: Any = None  # who the Task asks beside the interrupt (waitgate.asked); None: its own fields
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ def _request(request: InterruptRequest, deps: RequestDependencies) -> RequestOut
         _within_host_limits(request.interrupt)
         conversation.check_capability(model.kind, deps.conversation_capability)
         policy = _escalation(request, model.kind, deps)
+        request = replace(request, notify=parse_notify(request.notify))
     except (InterruptPayloadInvalidError, CapabilityNotSupportedError) as error:
         deps.workflow.send_failure(request.task_token, error.code, error.detail)
         return RequestOutcome(status="rejected")
@@ -262,6 +265,7 @@ def _new_record(
         deadline=deadline_schedules.deadline_of(now, payload.get("timeoutMs")),
         escalation=to_json(policy) if policy is not None else None,
         execution_arn=request.execution_arn,
+        notify=request.notify,
     )
     if deps.deadlines is None:
         return record, False
@@ -302,6 +306,7 @@ def request_from_task_event(event: Any, deps: RequestDependencies) -> RequestOut
             configurable=task.configurable,
             execution_arn=task.execution_arn,
             escalation=task.escalation,
+            notify=task.notify,
         )
     except WaitgateError as error:
         if handle is None:

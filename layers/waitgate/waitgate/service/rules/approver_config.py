@@ -1,4 +1,5 @@
-"""Who may answer an approval: the interrupt's fields, the host's configuration and the directory.
+"""Who may answer an approval: the interrupt's fields, the host's configuration and the directory;
+and, for another kind whose Task named who is asked (`notify`), those people, by the same rules.
 
 Membership is read at decision time, and only for the refs the pure rules say could matter; the
 record it yields is stored with the vote and never re-resolved.
@@ -21,6 +22,7 @@ from waitgate.approval import (
     check_eligibility,
     refs_needing_resolution,
 )
+from waitgate.asked import notify_fields
 from waitgate.ports import Directory
 from waitgate.records import InterruptRecord
 from waitgate.service.rules.escalation_steps import added_approvers
@@ -57,6 +59,14 @@ def quorum_policy(data: dict[str, Any], config: ApprovalConfig) -> QuorumPolicy:
     return QuorumPolicy.of(data, config.override_principals)
 
 
+def answerer_fields(record: InterruptRecord) -> ApproverFields | None:
+    """Who may answer: an approval's own fields; for another kind, the people its Task's `notify`
+    names (waitgate.asked, always binding); None: anyone the surface lets resolve."""
+    if record.kind == "approval":
+        return approver_fields(record.data)
+    return notify_fields(record.notify)
+
+
 def eligibility_of(
     record: InterruptRecord,
     principal: str,
@@ -64,46 +74,26 @@ def eligibility_of(
     config: ApprovalConfig,
     now: datetime,
 ) -> EligibilityRecord | None:
-    """The caller's eligibility record for an approval (ForbiddenError when not eligible);
-    None for the other kinds, which have no approver fields."""
-    if record.kind != "approval":
+    """The caller's eligibility record for an approval (ForbiddenError when not eligible); None for
+    the other kinds, after the same check when their Task named who is asked (fails closed)."""
+    fields = answerer_fields(record)
+    if fields is None:
         return None
-    refs = refs_to_read(record, principal, config)
+    added = added_approvers(record)  # the approvers the escalation steps that fired added
+    refs = refs_for(fields, added, principal, config)
     memberships = Memberships()
     if refs.groups or refs.roles:
         memberships = directory.memberships(record.run.tenant_id, principal, refs.groups, refs.roles)
-    return eligibility_with(record, principal, memberships, config, now)
-
-
-def refs_to_read(record: InterruptRecord, principal: str, config: ApprovalConfig) -> RefsToResolve:
-    """The groups and roles the directory must be asked about for this principal (none for a kind
-    other than approval, or a principal the list names)."""
-    if record.kind != "approval":
-        return RefsToResolve()
-    # the approvers the escalation steps that fired added (docs/escalation.md)
-    return refs_for(approver_fields(record.data), added_approvers(record), principal, config)
+    found = eligibility_for(fields, added, principal, memberships, config, now)
+    return found if record.kind == "approval" else None
 
 
 def refs_for(
     fields: ApproverFields, added: Sequence[AddedApprovers], principal: str, config: ApprovalConfig
 ) -> RefsToResolve:
-    """`refs_to_read` of an approval's fields and the approvers its fired steps added."""
+    """The groups and roles the directory must be asked about for this principal (none for one the
+    list names)."""
     return refs_needing_resolution(fields, ref_kinds=config.ref_kinds, principal=principal, added=added)
-
-
-def eligibility_with(
-    record: InterruptRecord,
-    principal: str,
-    memberships: Memberships,
-    config: ApprovalConfig,
-    now: datetime,
-) -> EligibilityRecord | None:
-    """`eligibility_of` with the principal's memberships already read (at least those `refs_to_read`
-    names: more do not change the answer, the rules only look at the interrupt's own refs)."""
-    if record.kind != "approval":
-        return None
-    fields = approver_fields(record.data)
-    return eligibility_for(fields, added_approvers(record), principal, memberships, config, now)
 
 
 def eligibility_for(
@@ -114,8 +104,9 @@ def eligibility_for(
     config: ApprovalConfig,
     now: datetime,
 ) -> EligibilityRecord:
-    """`eligibility_with` of an approval's fields and added approvers (ForbiddenError when not
-    eligible): what a vote meets, and what the inbox lists by (`rules.inbox_items`)."""
+    """Eligibility by the given fields and added approvers (ForbiddenError when not eligible): what a
+    vote (or another kind's answer, by its `notify`) meets, and what the inbox lists by
+    (`rules.inbox_items`)."""
     return check_eligibility(
         fields,
         ref_kinds=config.ref_kinds,

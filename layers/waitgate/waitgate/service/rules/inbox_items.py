@@ -6,9 +6,10 @@ eligible by `approval.check_eligibility` with the directory's memberships read a
 (`rules.approver_config`, the same functions the resolve path calls). It fails closed: not eligible,
 not listed; a directory that cannot be read fails the page (503), it never lists unchecked items.
 Kinds other than approval have no approver fields: anyone of the tenant the run surface lets resolve
-may answer them, so they are listed for everyone (`matchedBy: "open"`). The rules read a
-`PendingEntry` (what the pending index holds of an interrupt, `waitgate.inbox_summary`): an approval's
-entry holds its terms whole, or the store read its node item for them. Pure.
+may answer them, so they are listed for everyone (`matchedBy: "open"`), unless their Task named who
+is asked (`notify`): then they are listed for those people alone, by the same rules (`asked`). The
+rules read a `PendingEntry` (what the pending index holds of an interrupt, `waitgate.inbox_summary`):
+an approval's entry holds its terms whole, or the store read its node item for them. Pure.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def refs_of_page(entries: Iterable[PendingEntry], principal: str, config: Approv
     groups: dict[str, None] = {}
     roles: dict[str, None] = {}
     for entry in entries:
-        terms = entry.summary.approval
+        terms = entry.summary.approval or entry.summary.asked
         if terms is None:
             continue
         refs = refs_for(terms.fields, terms.added, principal, config)
@@ -59,9 +60,9 @@ def matched_by(
     """Why `principal` may act on `entry` now (`list`, `group:<ref>`, ..., `open`), or None."""
     if not still_answerable(entry, now):
         return None
-    if entry.kind != "approval":
+    if entry.kind != "approval" and entry.summary.asked is None:
         return OPEN
-    terms = entry.summary.approval
+    terms = entry.summary.approval or entry.summary.asked
     if terms is None:  # an approval without its terms is nobody's (PendingEntry never holds one)
         return None
     try:
