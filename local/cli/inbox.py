@@ -52,14 +52,19 @@ def add_inbox_parser(commands: Any) -> None:
 def run_inbox(arguments: argparse.Namespace) -> int:
     """Print the matching notices; a --json or --link lookup that matches none raises NoNoticeError."""
     state_dir = StateDir.from_environment()
-    running_stack_description(state_dir)
+    description = running_stack_description(state_dir)
     notices = [notice for notice in InboxLog(state_dir).notices() if _matches(notice, arguments)]
-    if not notices and (arguments.json or arguments.link):
+    if notices:
+        for notice in notices:
+            print(_shown(notice, arguments))
+        return 0
+    if arguments.json or arguments.link:  # a program's lookup: no more than that
         raise NoNoticeError(f"no notification {_filters(arguments)}yet")
-    for notice in notices:
-        print(_shown(notice, arguments))
-    if not notices:
-        print(f"(no notifications {_filters(arguments)}yet)")
+    print(f"(no notifications {_filters(arguments)}yet)")
+    if arguments.run_id is not None:  # a person asked for a run's notices: say why none came
+        from local.cli.unasked import why_none_came  # only then: it reads the table (boto3)
+
+        print(why_none_came(description, arguments.run_id), end="")
     return 0
 
 

@@ -66,3 +66,20 @@ def notify_fields(notify: JSONObject | None) -> ApproverFields | None:
 
 def _invalid(detail: str, path: str) -> InterruptPayloadInvalidError:
     return InterruptPayloadInvalidError(f"{detail} (at {path})")
+
+
+def names_nobody(kind: str, data: JSONObject, notify: JSONObject | None) -> bool:
+    """Whether an interrupt names nobody to tell, whatever the directory holds: no `notify`, and a
+    kind without people of its own (an approval without audience or approver fields, a conversation
+    start without participants, any other kind). Nobody gets a notice of it: a link must be minted
+    for it, or it is answered from the inbox."""
+    if notify:
+        return False
+    if kind == "conversation.start":
+        return not data.get("participants")
+    if kind == "approval":
+        return not any(data.get(name) for name in _APPROVAL_PEOPLE)
+    return True
+
+
+_APPROVAL_PEOPLE = ("audience", "approversList", "approverGroupRefs", "approverRoleRefs")
