@@ -47,7 +47,8 @@ def how_to_open(record: InterruptRecord, description: dict[str, Any]) -> str:
     tokens = f"{description['apiUrl']}/runs/{run}/interrupts/{node}/tokens"
     return "\n".join(
         [
-            f"run {run} waits at step {node} on {_a(record.kind)} that names nobody: no notice will come.",
+            f"run {run} waits at step {node} on an interrupt ({record.kind}) that names nobody:",
+            "no notice will come.",
             "Open it with a link minted for you (here alice):",
             '  JWT=$(waitgate dev-jwt --sub alice --scope "interrupts:mint")',
             f'  curl -s -X POST "{tokens}" -H "Authorization: Bearer $JWT" \\',
@@ -56,8 +57,3 @@ def how_to_open(record: InterruptRecord, description: dict[str, Any]) -> str:
             'Next time, name who is asked in the Task input: notify (docs/workflows.md, "Who is asked").',
         ]
     )
-
-
-def _a(kind: str) -> str:
-    article = "an" if kind[:1] in "aeiou" else "a"
-    return f"{article} {kind}"

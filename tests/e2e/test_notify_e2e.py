@@ -59,6 +59,9 @@ def test_dev_inbox_says_when_an_interrupt_names_nobody_and_how_to_open_it(
     # When its notices are asked for, Then dev-inbox says none will come, and how to open it
     listed = run_local(["dev-inbox", "--run-id", run.run_id], local_stack.environment)
     assert listed.returncode == 0, listed.stderr
-    assert f"run {run.run_id} waits at step Interrupt on a clarification that names nobody" in listed.stdout
+    assert (
+        f"run {run.run_id} waits at step Interrupt on an interrupt (clarification) that names nobody:"
+        in listed.stdout
+    )
     assert f"/runs/{run.run_id}/interrupts/Interrupt/tokens" in listed.stdout
     assert "/inbox" in listed.stdout and "notify" in listed.stdout
