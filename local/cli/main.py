@@ -6,7 +6,6 @@ import argparse
 import importlib
 import sys
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any, NoReturn
 
 DESCRIPTION = """\
@@ -36,6 +35,7 @@ class Command:
     add_parser: str
     run: str
     summary: str  # its line in `waitgate --help`; the module's own parser says the same (a test checks)
+    calls_aws: bool = True  # False: it makes no AWS call, so botocore is neither checked nor imported
 
 
 COMMANDS = {
@@ -46,19 +46,25 @@ COMMANDS = {
         "run the local stack (moto, the handlers, the HTTP API) until Ctrl-C",
     ),
     "dev-jwt": Command(
-        "local.cli.dev_jwt", "add_jwt_parser", "print_dev_jwt", "print a JWT the running local stack accepts"
+        "local.cli.dev_jwt",
+        "add_jwt_parser",
+        "print_dev_jwt",
+        "print a JWT the running local stack accepts",
+        calls_aws=False,
     ),
     "dev-inbox": Command(
         "local.cli.inbox",
         "add_inbox_parser",
         "run_inbox",
         "list the notifications the local stack sent, with their links",
+        calls_aws=False,  # but for what it says of a run that names nobody (local.cli.unasked)
     ),
     "dev-metrics": Command(
         "local.cli.dev_metrics",
         "add_metrics_parser",
         "run_metrics",
         "sum up the metrics (EMF lines) the local stack's functions emitted",
+        calls_aws=False,
     ),
     "directory": Command(
         "local.cli.directory",
@@ -113,10 +119,24 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # ~0.1 s: only for --version
+
     try:
         return version("waitgate")
     except PackageNotFoundError:  # run from a checkout that was never installed
         return "unknown (not installed: pip install -e .)"
+
+
+class VersionAction(argparse.Action):
+    """`--version`, its version read only when it is asked for (argparse's own reads it up front)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **_: Any) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> NoReturn:
+        parser.exit(0, f"waitgate {package_version()}\n")
 
 
 def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -127,7 +147,7 @@ def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    top.add_argument("--version", action="version", version=f"waitgate {package_version()}")
+    top.add_argument("--version", action=VersionAction)
     commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     named = _command_named(sys.argv[1:] if argv is None else argv)
     for name, command in COMMANDS.items():
@@ -152,10 +172,11 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    from local.patches import strict_requests  # botocore: for a command, not for --help
-
-    strict_requests.install()  # every command's AWS calls refused where AWS would refuse them
     command = COMMANDS[arguments.command]
+    if command.calls_aws:
+        from local.patches import strict_requests  # botocore: only for a command that calls AWS
+
+        strict_requests.install()  # every command's AWS calls refused where AWS would refuse them
     run: Any = getattr(importlib.import_module(command.module), command.run)
     try:
         return int(run(arguments))

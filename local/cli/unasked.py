@@ -17,6 +17,10 @@ def waiting_unasked(description: dict[str, Any], run_id: str) -> list[InterruptR
     """The run's pending interrupts (of the tenant default) that name nobody."""
     import boto3  # only when there is something to explain: the command starts without it
 
+    from local.patches import strict_requests
+
+    strict_requests.install()  # its one call refused where AWS would refuse it, as every command's
+
     client = boto3.client(
         "dynamodb",
         endpoint_url=description["awsEndpointUrl"],

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from local.standins.pumps import Pump
 from local.state.state_dir import StateDir
-from local.template.resources import StackContext
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # `waitgate dev-inbox` reads the log without boto3: only the stack creates the inbox
     from local.stack import LocalStack
+    from local.template.resources import StackContext
 
 INBOX_QUEUE_NAME = "waitgate-local-inbox"
 LONG_POLL_SECONDS = 1  # as the SQS pollers (local.standins.queue_poller)

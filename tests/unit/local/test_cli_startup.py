@@ -1,12 +1,15 @@
 """`waitgate` imports only the command it runs: `--help` and `--version` import no command module (no
-boto3, no moto), and each command's line in `waitgate --help` is the one its own parser declares."""
+boto3, no moto), a command that calls no AWS imports no boto3 or botocore, and each command's line in
+`waitgate --help` is the one its own parser declares."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +40,19 @@ def test_each_command_declares_the_summary_the_top_level_help_shows(name: str) -
     getattr(importlib.import_module(command.module), command.add_parser)(commands)
     declared = {action.dest: action.help for action in commands._choices_actions}
     assert declared[name] == command.summary
+
+
+@pytest.mark.parametrize("name", sorted(name for name, command in COMMANDS.items() if not command.calls_aws))
+def test_a_command_that_calls_no_aws_imports_neither_boto3_nor_botocore(name: str, tmp_path: Path) -> None:
+    # Given no running stack (the command still imports all it runs with, then says so in one line)
+    probe = (
+        "import sys\n"
+        "from local.cli.main import main\n"
+        f"code = main([{name!r}] + ({name!r} == 'dev-jwt') * ['--sub', 'alice'])\n"
+        "heavy = ('boto3', 'botocore', 'moto', 'importlib.metadata')\n"
+        "print(code, sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    environment = {**os.environ, "WAITGATE_STATE_DIR": str(tmp_path)}
+    answer = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=environment)
+    assert answer.stdout.strip().splitlines()[-1] == "1 []", answer.stderr
+    assert "no local stack is running" in answer.stderr
