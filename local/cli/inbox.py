@@ -46,7 +46,11 @@ def add_inbox_parser(commands: Any) -> None:
     )
     shown = inbox.add_mutually_exclusive_group()
     shown.add_argument("--json", action="store_true", help="one JSON object per notice and line")
-    shown.add_argument("--link", action="store_true", help="only the links, one per line")
+    shown.add_argument(
+        "--link",
+        action="store_true",
+        help="only the links, one per line: each once (a notice's e-mail and Slack copies carry its link)",
+    )
 
 
 def run_inbox(arguments: argparse.Namespace) -> int:
@@ -55,8 +59,8 @@ def run_inbox(arguments: argparse.Namespace) -> int:
     description = running_stack_description(state_dir)
     notices = [notice for notice in InboxLog(state_dir).notices() if _matches(notice, arguments)]
     if notices:
-        for notice in notices:
-            print(_shown(notice, arguments))
+        for line in links_of(notices) if arguments.link else (_shown(n, arguments) for n in notices):
+            print(line)
         return 0
     if arguments.json or arguments.link:  # a program's lookup: no more than that
         raise NoNoticeError(f"no notification {_filters(arguments)}yet")
@@ -66,6 +70,12 @@ def run_inbox(arguments: argparse.Namespace) -> int:
 
         print(why_none_came(description, arguments.run_id), end="")
     return 0
+
+
+def links_of(notices: list[Notice]) -> list[str]:
+    """Each notice's link once: the e-mail and the Slack message of a notice carry the link of its
+    topic notice, so a person reached on several channels still gets one line per notice."""
+    return list(dict.fromkeys(str(notice["link"]) for notice in notices))
 
 
 def _matches(notice: Notice, arguments: argparse.Namespace) -> bool:
