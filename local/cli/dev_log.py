@@ -12,6 +12,7 @@ import logging
 import sys
 
 LINE_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+TEXT_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 MOTO_LINE_LIMIT = 600
 
 
@@ -35,8 +36,12 @@ class MotoAtDebug(logging.Filter):
         return True
 
 
-def configure_logging(verbose: bool) -> None:
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format=LINE_FORMAT)
+def configure_logging(verbose: bool, log_format: str = "json") -> None:
+    """`log_format` text: the time alone, aligned with the functions' readable lines (dev_console)."""
+    if log_format == "text":
+        logging.basicConfig(stream=sys.stderr, level=logging.INFO, format=TEXT_FORMAT, datefmt="%H:%M:%S")
+    else:
+        logging.basicConfig(stream=sys.stderr, level=logging.INFO, format=LINE_FORMAT)
     for handler in logging.getLogger().handlers:
         handler.addFilter(MotoAtDebug(verbose))
     # Debug only for our own loggers and moto's: botocore's debug output would show task tokens.

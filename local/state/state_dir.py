@@ -43,6 +43,11 @@ class StateDir:
         return self.root / "metrics.jsonl"
 
     @property
+    def stack_log(self) -> Path:
+        """Every JSON line the functions printed (local.cli.dev_console), across restarts."""
+        return self.root / "stack.log"
+
+    @property
     def kept_state(self) -> Path:
         return self.root / "state.json"
 
@@ -54,7 +59,15 @@ class StateDir:
 
     def forget_kept_state(self) -> None:
         """What `waitgate dev --fresh` forgets: everything but the pid file of the stack starting."""
-        for path in (self.kept_state, self.inbox_log, self.metrics_log, self.issuer_key, self.local_json):
+        kept = (
+            self.kept_state,
+            self.inbox_log,
+            self.metrics_log,
+            self.stack_log,
+            self.issuer_key,
+            self.local_json,
+        )
+        for path in kept:
             path.unlink(missing_ok=True)
 
     def shown(self) -> str:
