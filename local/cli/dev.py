@@ -36,6 +36,7 @@ environment:
   WAITGATE_AWS_PORT   the embedded AWS endpoint's port (default 4566)
   WAITGATE_STATE_DIR  the state directory (default .waitgate)
   WAITGATE_RECONCILE_SECONDS  how often the reconciler passes, and its grace (default 10)
+  WAITGATE_SLACK_PORT the local Slack Web API stand-in's port (default: a free one)
   WAITGATE_LOG_FORMAT the functions' log on the terminal: text or json (default: text on a terminal)
 
 example:

@@ -19,6 +19,8 @@ environment:
   WAITGATE_AWS_PORT   the local stack's embedded AWS endpoint port (default 4566)
   WAITGATE_STATE_DIR  the local stack's state directory: kept state, local.json (default .waitgate)
   WAITGATE_RECONCILE_SECONDS  the local stack's reconciler period and grace (default 10)
+  WAITGATE_SLACK_PORT the local Slack Web API stand-in's port (default: a free one)
+  WAITGATE_LOG_FORMAT the local stack's log on the terminal: text or json (default: text on a terminal)
 
 example:
   waitgate dev                     # in one terminal; then, in another:
