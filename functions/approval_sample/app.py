@@ -1,7 +1,8 @@
 """approvalSample — a Lambda durable function that suspends on an approval waitgate hosts and returns
 the decision (docs/durable-functions.md).
 
-Input: {interrupt: <approval payload>, tenantId?, escalation?}; the execution's name is the run's id.
+Input: {interrupt: <approval payload>, tenantId?, escalation?, notify?}; the execution's name is the run's
+id.
 Output: the decision, as the resume value itself — the same JSON the generic Step Functions workflow's
 output holds for the same decision. A deadline fails the execution with InterruptTimedOut; an invalid
 payload with InterruptPayloadInvalid.
@@ -24,7 +25,12 @@ def lambda_handler(event: dict[str, Any], context: DurableContext) -> dict[str, 
     if not isinstance(interrupt, dict) or interrupt.get("kind") != "approval":
         raise TypeError("the sample asks for approvals: its interrupt's kind must be approval")
     decision: dict[str, Any] = wait_for_interrupt(
-        context, interrupt, tenant_id=event.get("tenantId"), escalation=event.get("escalation"), raw=True
+        context,
+        interrupt,
+        tenant_id=event.get("tenantId"),
+        escalation=event.get("escalation"),
+        notify=event.get("notify"),
+        raw=True,
     )
     ApprovalDecision.from_resume(decision)  # an approval's resume value, or ResumeValueError
     return decision
