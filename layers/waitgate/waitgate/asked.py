@@ -20,6 +20,7 @@ from waitgate.records import JSONObject
 MEMBERS = ("principals", "groupRefs", "roleRefs")
 MAX_NAMES = 100  # per member: a notice per person, sent while the Task waits for its answer
 MAX_NAME_LENGTH = 255
+NOT_ASKED_DETAIL = "The principal is not among the people this interrupt asks."
 
 
 def parse_notify(value: Any) -> JSONObject | None:

@@ -60,7 +60,7 @@ def test_notify_adds_people_to_tell_to_an_approval_and_a_conversation(world: Wor
 
 def test_only_the_named_people_may_answer_another_kind(world: World) -> None:
     world.request(CLARIFY, notify={"principals": ["alice"], "groupRefs": ["ops"]})
-    with pytest.raises(ForbiddenError):
+    with pytest.raises(ForbiddenError, match="not among the people this interrupt asks"):
         world.resolve(ANSWER, caller=caller("mallory"))
     assert world.interrupt().status == "pending"
     assert world.resolve(ANSWER, caller=caller("olga")).status == "resolved"  # a member of ops

@@ -22,7 +22,8 @@ from waitgate.approval import (
     check_eligibility,
     refs_needing_resolution,
 )
-from waitgate.asked import notify_fields
+from waitgate.asked import NOT_ASKED_DETAIL, notify_fields
+from waitgate.errors import ForbiddenError
 from waitgate.ports import Directory
 from waitgate.records import InterruptRecord
 from waitgate.service.rules.escalation_steps import added_approvers
@@ -84,8 +85,13 @@ def eligibility_of(
     memberships = Memberships()
     if refs.groups or refs.roles:
         memberships = directory.memberships(record.run.tenant_id, principal, refs.groups, refs.roles)
-    found = eligibility_for(fields, added, principal, memberships, config, now)
-    return found if record.kind == "approval" else None
+    if record.kind == "approval":
+        return eligibility_for(fields, added, principal, memberships, config, now)
+    try:
+        eligibility_for(fields, added, principal, memberships, config, now)
+    except ForbiddenError:
+        raise ForbiddenError(NOT_ASKED_DETAIL) from None
+    return None
 
 
 def refs_for(
