@@ -138,7 +138,8 @@ class VersionAction(argparse.Action):
         )
 
     def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> NoReturn:
-        parser.exit(0, f"waitgate {package_version()}\n")
+        print(f"waitgate {package_version()}")  # on stdout, as argparse's own version action
+        parser.exit(0)
 
 
 def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
