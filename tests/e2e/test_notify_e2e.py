@@ -41,6 +41,16 @@ def test_a_clarification_with_notify_reaches_alice_who_answers_by_her_link(
         token=token_for(local_stack, "bob", "approvals:respond"),
     )
     assert (bob.status, bob.json()["code"]) == (403, "forbidden")
+    # And it is in alice's inbox alone (the index's summary holds who is asked)
+    listed = {
+        who: local_stack.http.get(
+            f"/interrupts?status=pending&runId={run.run_id}",
+            token=token_for(local_stack, who, "approvals:respond"),
+        ).json()["items"]
+        for who in ("alice", "bob")
+    }
+    assert [(item["kind"], item["matchedBy"]) for item in listed["alice"]] == [("clarification", "list")]
+    assert listed["bob"] == []
     # When alice answers by her link, Then it is resolved, decided by her
     answered = local_stack.http.post(f"/interrupts/{token}", {"resumeValue": ANSWER})
     assert answered.status == 200, answered.body
