@@ -75,3 +75,10 @@ def test_dev_inbox_says_when_an_interrupt_names_nobody_and_how_to_open_it(
     )
     assert f"/runs/{run.run_id}/interrupts/Interrupt/tokens" in listed.stdout
     assert "/inbox" in listed.stdout and "notify" in listed.stdout
+
+
+@pytest.mark.parametrize("machine", ["clarification", "custom"])
+def test_the_samples_take_notify_from_their_input(local_stack: LocalStackHandle, machine: str) -> None:
+    run = SampleRun(local_stack, machine, {"notify": {"principals": ["alice"]}})
+    (notice,) = wait_for(lambda: inbox(local_stack, "alice", run) or None)
+    assert notice["kind"] == machine
