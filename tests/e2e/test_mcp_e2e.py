@@ -2,11 +2,13 @@
 Streamable HTTP (issue 31): an agent asks for alice's approval, alice accepts by her e-mailed link,
 get_interrupt shows her decision; the same call retried is the same interrupt; another tenant's
 client sees nothing; hostile input is a JSON-RPC error and changes nothing; the 401 points at the
-resource metadata; a wait survives the stack's restart."""
+resource metadata; a wait survives the stack's restart; `waitgate mcp` serves the same tools on
+stdio to the SDK's stdio client."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -14,11 +16,11 @@ from typing import Any, TypeVar
 
 import httpx2
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from tests.e2e.conftest import OWN_STACKS, LocalStackHandle, run_local, running_stack
+from tests.e2e.conftest import OWN_STACKS, REPO_ROOT, LocalStackHandle, run_local, running_stack
 from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -209,3 +211,33 @@ def test_an_ask_waits_across_a_restart_and_resolves_after_it(tmp_path: Path) -> 
         assert answer.status == 200, answer.body
         read = call(stack, agent, "get_interrupt", {"run_id": asked["runId"]})
         assert (read["status"], read["resumeValue"]) == ("resolved", {"answers": {"region": "eu-west-1"}})
+
+
+def test_waitgate_mcp_serves_the_tools_on_stdio_forwarded_to_the_stack(local_stack: LocalStackHandle) -> None:
+    # Given `waitgate mcp` as a desktop client starts it (a process on stdio), as agent-9 of the stack
+    command = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "local", "mcp", "--sub", "agent-9"],
+        env=local_stack.environment,
+        cwd=str(REPO_ROOT),
+    )
+
+    async def used() -> tuple[set[str], dict[str, Any], Any]:
+        async with Client(command) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            asked = await client.call_tool(
+                "wait_for_event",
+                {"event_type": "payment.succeeded", "correlation": {"orderId": uuid.uuid4().hex}},
+            )
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool("get_interrupt", {"run_id": "no-such-run"})
+            return names, dict(asked.structured_content or {}), refused.value
+
+    names, asked, refused = asyncio.run(used())
+    # Then the stack's tools are listed, a call reaches the stack, and its refusals come back as sent
+    assert "wait_for_event" in names and asked["kind"] == "external-event"
+    reader = local_stack.jwt("auditor", "runs:read")
+    assert (
+        local_stack.http.get(f"/runs/{asked['runId']}", token=reader).json()["status"] == "waiting-external"
+    )
+    assert (refused.code, refused.data["code"]) == (-32602, "not_found")
