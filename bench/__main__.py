@@ -27,6 +27,7 @@ MODULES = [
     "slack_clicks",
     "slack_ack",
     "durable_roundtrip",
+    "mcp_roundtrip",
 ]
 
 
