@@ -30,8 +30,8 @@ help:
 	@echo "make pictures - re-make the pictures in docs/ (make docs-pictures: the human page's alone)"
 
 # Two installs into .venv: `make dev` and `make smoke` need only the local stack's packages
-# (requirements-stack.lock, 67 of them); `make test` and the rest add the test toolchain
-# (requirements.lock, 107). Either says what it does before it takes its minute or two.
+# (requirements-stack.lock, 79 of them); `make test` and the rest add the test toolchain
+# (requirements.lock, 117). Either says what it does before it takes its minute or two.
 STACK_INSTALLED := $(VENV)/.stack-installed
 
 $(STACK_INSTALLED): pyproject.toml requirements-stack.lock
