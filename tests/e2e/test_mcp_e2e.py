@@ -3,7 +3,8 @@ Streamable HTTP (issue 31): an agent asks for alice's approval, alice accepts by
 get_interrupt shows her decision; the same call retried is the same interrupt; another tenant's
 client sees nothing; hostile input is a JSON-RPC error and changes nothing; the 401 points at the
 resource metadata; a wait survives the stack's restart; `waitgate mcp` serves the same tools on
-stdio to the SDK's stdio client."""
+stdio to the SDK's stdio client; and a client that is not ours (the MCP Inspector's CLI, the
+TypeScript SDK) lists and calls the tools."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from tests.e2e.conftest import OWN_STACKS, REPO_ROOT, LocalStackHandle, run_local, running_stack
+from tests.e2e.inspector_cli import InspectorMissingError, inspect
 from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -241,3 +243,31 @@ def test_waitgate_mcp_serves_the_tools_on_stdio_forwarded_to_the_stack(local_sta
         local_stack.http.get(f"/runs/{asked['runId']}", token=reader).json()["status"] == "waiting-external"
     )
     assert (refused.code, refused.data["code"]) == (-32602, "not_found")
+
+
+def test_a_client_that_is_not_ours_lists_and_calls_the_tools(local_stack: LocalStackHandle) -> None:
+    # Given the MCP Inspector's CLI mode (the TypeScript SDK's client), with an agent's JWT
+    agent = local_stack.jwt("agent-ts", AGENT_SCOPES)
+    url = local_stack.api_url + "/mcp"
+    try:
+        listed = inspect(url, agent, "--method", "tools/list")
+    except InspectorMissingError as missing:
+        pytest.skip(str(missing))
+    # Then it lists the five tools, with their schemas
+    tools = {tool["name"]: tool for tool in listed["tools"]}
+    assert {"request_approval", "get_interrupt", "list_pending"} <= set(tools)
+    assert "outputSchema" in tools["get_interrupt"]
+    # And its call asks alice, whose decision it reads back
+    arguments = ["--tool-arg", "title=Approve the TypeScript client?", "--tool-arg", 'approvers=["alice"]']
+    arguments += ["--tool-arg", f"request_key={uuid.uuid4().hex}"]
+    asked = inspect(url, agent, "--method", "tools/call", "--tool-name", "request_approval", *arguments)
+    assert (asked["isError"], asked["structuredContent"]["status"]) == (False, "pending")
+    run_id = asked["structuredContent"]["runId"]
+    approve_by_link(local_stack, run_id)
+    read = inspect(
+        url, agent, "--method", "tools/call", "--tool-name", "get_interrupt", "--tool-arg", f"run_id={run_id}"
+    )
+    assert (read["structuredContent"]["status"], read["structuredContent"]["decidedBy"]) == (
+        "resolved",
+        "alice",
+    )
