@@ -139,6 +139,11 @@ def test_an_agent_asks_alice_and_reads_her_decision_and_a_retry_is_the_same_inte
     reader = local_stack.jwt("auditor", "runs:read", tenant="acme")
     events = local_stack.http.get(f"/runs/{asked['runId']}/events", token=reader).json()["events"]
     assert [event["type"] for event in events].count("interrupt.requested") == 1
+    # And neither the agent's bearer token nor alice's link's token is in anything the stack logged
+    logged = "".join(local_stack.output)
+    link = alices_link(local_stack, asked["runId"]) or ""
+    assert agent not in logged and agent.split(".")[2] not in logged
+    assert link.rsplit("/", 1)[-1] not in logged
 
 
 def test_another_tenants_client_sees_nothing_and_alice_sees_it_in_her_inbox(
