@@ -7,9 +7,12 @@ import base64
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from waitgate.mcp_server.lambda_asgi import LambdaAsgi
+
+REQUEST_ID: ContextVar[str] = ContextVar("request_id", default="none")
 
 
 class EchoApp:
@@ -31,6 +34,7 @@ class EchoApp:
             "query": scope["query_string"].decode(),
             "headers": {name.decode(): value.decode() for name, value in scope["headers"]},
             "body": body.decode("latin-1"),
+            "requestId": REQUEST_ID.get(),  # the invocation's context, as its log keys are
         }
         headers = [(b"content-type", b"application/json"), (b"vary", b"a"), (b"vary", b"b")]
         await send({"type": "http.response.start", "status": 201, "headers": headers})
@@ -53,7 +57,9 @@ def event(body: str, *, encoded: bool = False) -> dict[str, Any]:
 def test_an_event_is_one_asgi_exchange_and_the_lifespan_is_entered_once() -> None:
     app = EchoApp()
     bridge = LambdaAsgi(app, app.lifespan)
+    entered = REQUEST_ID.set("req-1")
     first = bridge(event('{"jsonrpc": "2.0"}'))
+    REQUEST_ID.reset(entered)
     second = bridge(event(base64.b64encode(b"\x00\xffbytes").decode(), encoded=True))
     # Then the app saw the request as sent, the body decoded, and answered with its status
     seen = json.loads(first["body"])
@@ -67,5 +73,7 @@ def test_an_event_is_one_asgi_exchange_and_the_lifespan_is_entered_once() -> Non
     assert seen["headers"]["authorization"] == "Bearer x" and seen["headers"]["cookie"] == "c=1"
     assert first["headers"] == {"content-type": "application/json", "vary": "a, b"}
     assert json.loads(second["body"])["body"] == "\x00\xffbytes"
+    # And the app ran in the invocation's context
+    assert seen["requestId"] == "req-1"
     # And one lifespan served both invocations
     assert app.lifespans == 1

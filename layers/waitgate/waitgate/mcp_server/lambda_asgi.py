@@ -3,12 +3,16 @@
 The app's lifespan (the SDK's session manager, stateless) is entered once per Lambda instance on an
 event loop of its own, in a daemon thread that Lambda freezes between invocations; each invocation
 is one HTTP exchange on that loop: the event as an ASGI request, the ASGI answer as the proxy result.
+The exchange runs in a copy of the invocation's context, so what the tools log carries the
+invocation's log keys (its request ids: waitgate.observability).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
+import contextvars
 import threading
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
@@ -33,7 +37,14 @@ class LambdaAsgi:
             self._held.result()
 
     def __call__(self, event: Mapping[str, Any]) -> dict[str, Any]:
-        return asyncio.run_coroutine_threadsafe(self._exchange(event), self._loop).result()
+        answered: concurrent.futures.Future[dict[str, Any]] = concurrent.futures.Future()
+
+        def start() -> None:  # on the loop, in the invocation's context: the task copies it
+            task = asyncio.ensure_future(self._exchange(event))
+            task.add_done_callback(lambda done: _settle(answered, done))
+
+        self._loop.call_soon_threadsafe(start, context=contextvars.copy_context())
+        return answered.result()
 
     async def _exchange(self, event: Mapping[str, Any]) -> dict[str, Any]:
         body = _body_of(event)
@@ -44,6 +55,15 @@ class LambdaAsgi:
 
         await self._app(scope_of(event), receive, answer.send)
         return answer.result()
+
+
+def _settle(answered: concurrent.futures.Future[dict[str, Any]], done: asyncio.Task[dict[str, Any]]) -> None:
+    if done.cancelled():
+        answered.cancel()
+    elif done.exception() is not None:
+        answered.set_exception(done.exception())
+    else:
+        answered.set_result(done.result())
 
 
 async def _hold(lifespan: Lifespan, started: threading.Event) -> None:
