@@ -75,6 +75,12 @@ class PendingPage(BaseModel):
     next: str | None = Field(default=None, description="Pass it as `cursor` for the next page.")
 
 
+ASKS = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True
+)
+READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
 def build_server(
     dependencies: Callable[[], Any],
     inbox_dependencies: Callable[[], Any],
@@ -90,13 +96,30 @@ def build_server(
         auth=auth,
         token_verifier=verifier,
     )
-    asks = ToolAnnotations(
-        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True
+    tools = Tools(dependencies, inbox_dependencies)
+    asking: tuple[Callable[..., Any], ...] = (
+        tools.request_approval,
+        tools.ask_question,
+        tools.wait_for_event,
     )
-    reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    reading: tuple[Callable[..., Any], ...] = (tools.get_interrupt, tools.list_pending)
+    for tool in asking:
+        server.tool(annotations=ASKS)(tool)
+    for tool in reading:
+        server.tool(annotations=READS)(tool)
+    return server
 
-    @server.tool(annotations=asks)
+
+class Tools:
+    """The tools, each a thin edge: its arguments (the input schema) to a use case, its answer (the
+    output schema) back; the caller is the verified bearer token's."""
+
+    def __init__(self, dependencies: Callable[[], Any], inbox_dependencies: Callable[[], Any]) -> None:
+        self._dependencies = dependencies
+        self._inbox_dependencies = inbox_dependencies
+
     async def request_approval(
+        self,
         title: Annotated[str, Field(min_length=1, max_length=500)],
         approvers: Annotated[list[str] | None, Field(description="Principals who may decide.")] = None,
         approver_groups: Annotated[list[str] | None, Field(description="Groups whose members may.")] = None,
@@ -124,11 +147,10 @@ def build_server(
             )
         )
         options = timeout_ms(timeout_seconds)
-        request = AgentAsk("request_approval", data, options, request_key or "", escalation)
-        return _view(lambda caller: ask(request, caller, dependencies()), (ASK_SCOPE,))
+        return self._ask(AgentAsk("request_approval", data, options, request_key or "", escalation))
 
-    @server.tool(annotations=asks)
     async def ask_question(
+        self,
         questions: Annotated[list[Question], Field(min_length=1, max_length=50)],
         context: dict[str, Any] | None = None,
         timeout_seconds: TimeoutSeconds = None,
@@ -137,11 +159,10 @@ def build_server(
         """Ask people one or more questions (each with its own answer schema); returns at once."""
         asked = [question.model_dump(by_alias=True, exclude_none=True) for question in questions]
         data = {"questions": asked} | members(context=context)
-        request = AgentAsk("ask_question", data, timeout_ms(timeout_seconds), request_key or "")
-        return _view(lambda caller: ask(request, caller, dependencies()), (ASK_SCOPE,))
+        return self._ask(AgentAsk("ask_question", data, timeout_ms(timeout_seconds), request_key or ""))
 
-    @server.tool(annotations=asks)
     async def wait_for_event(
+        self,
         event_type: Annotated[str, Field(min_length=1, max_length=200)],
         correlation: Annotated[dict[str, str], Field(description="The members the event's data carries.")],
         resume_schema: dict[str, Any] | None = None,
@@ -151,16 +172,16 @@ def build_server(
         """Wait for an external event (a signed webhook resolves it, docs/webhooks.md); returns at once."""
         options = timeout_ms(timeout_seconds) | members(resumeSchema=resume_schema)
         data = {"eventType": event_type, "correlation": correlation}
-        request = AgentAsk("wait_for_event", data, options, request_key or "")
-        return _view(lambda caller: ask(request, caller, dependencies()), (ASK_SCOPE,))
+        return self._ask(AgentAsk("wait_for_event", data, options, request_key or ""))
 
-    @server.tool(annotations=reads)
-    async def get_interrupt(run_id: Annotated[str, Field(min_length=1, max_length=80)]) -> InterruptView:
+    async def get_interrupt(
+        self, run_id: Annotated[str, Field(min_length=1, max_length=80)]
+    ) -> InterruptView:
         """Where an ask stands: pending, or resolved with the decision (also expired, cancelled)."""
-        return _view(lambda caller: read_ask(run_id, caller, dependencies()), READ_SCOPES)
+        return _view(lambda caller: read_ask(run_id, caller, self._dependencies()), READ_SCOPES)
 
-    @server.tool(annotations=reads)
     async def list_pending(
+        self,
         kind: str | None = None,
         limit: Annotated[int | None, Field(ge=1, le=inbox.MAX_LIMIT)] = None,
         cursor: str | None = None,
@@ -170,9 +191,11 @@ def build_server(
             caller = _caller(inbox.READ_SCOPES)
             parameters = {"kind": kind, "limit": None if limit is None else str(limit), "cursor": cursor}
             query = inbox.InboxQuery.parse(parameters, caller)
-            return PendingPage.model_validate(inbox.list_interrupts(query, caller, inbox_dependencies()))
+            page = inbox.list_interrupts(query, caller, self._inbox_dependencies())
+            return PendingPage.model_validate(page)
 
-    return server
+    def _ask(self, request: AgentAsk) -> InterruptView:
+        return _view(lambda caller: ask(request, caller, self._dependencies()), (ASK_SCOPE,))
 
 
 def _view(read: Callable[[Caller], dict[str, Any]], scopes: tuple[str, ...]) -> InterruptView:
