@@ -17,7 +17,7 @@ PYTEST = $(BIN)/pytest -q --durations=30 --junitxml=$(TEST_REPORTS)/$@.xml
 LAYER_COVERAGE = --cov=layers/waitgate/waitgate --cov-branch --cov-report=
 COVERAGE_DATA = COVERAGE_FILE=.cache/coverage/$@
 
-.PHONY: dev dev-fresh smoke test static lint typecheck validate checkov unit integration e2e browser-deps axe-core build bench docs-check pictures docs-pictures clean help
+.PHONY: dev dev-fresh smoke test static lint typecheck validate checkov unit integration e2e browser-deps axe-core mcp-inspector build bench docs-check pictures docs-pictures clean help
 
 help:
 	@echo "make dev    - start the local stack (no AWS account, no Docker) on http://127.0.0.1:3000,"
@@ -30,8 +30,8 @@ help:
 	@echo "make pictures - re-make the pictures in docs/ (make docs-pictures: the human page's alone)"
 
 # Two installs into .venv: `make dev` and `make smoke` need only the local stack's packages
-# (requirements-stack.lock, 67 of them); `make test` and the rest add the test toolchain
-# (requirements.lock, 107). Either says what it does before it takes its minute or two.
+# (requirements-stack.lock, 79 of them); `make test` and the rest add the test toolchain
+# (requirements.lock, 117). Either says what it does before it takes its minute or two.
 STACK_INSTALLED := $(VENV)/.stack-installed
 
 $(STACK_INSTALLED): pyproject.toml requirements-stack.lock
@@ -71,6 +71,16 @@ $(AXE): tests/e2e/page/axe/package.json tests/e2e/page/axe/package-lock.json | b
 	@mkdir -p .cache/axe-core
 	cp tests/e2e/page/axe/package.json tests/e2e/page/axe/package-lock.json .cache/axe-core/
 	cd .cache/axe-core && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# The MCP Inspector, whose CLI mode is the e2e tests' second MCP client (docs/mcp.md): from npm, at the
+# version locked in tests/e2e/mcp_inspector/, under .cache/ (the tests install it the same way if missing).
+INSPECTOR := .cache/mcp-inspector/node_modules/.bin/mcp-inspector
+mcp-inspector: $(INSPECTOR)
+$(INSPECTOR): tests/e2e/mcp_inspector/package.json tests/e2e/mcp_inspector/package-lock.json | browser-deps
+	@mkdir -p .cache/mcp-inspector
+	cp tests/e2e/mcp_inspector/package.json tests/e2e/mcp_inspector/package-lock.json .cache/mcp-inspector/
+	cd .cache/mcp-inspector && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # aws-sam-cli in a venv of its own (its pins would fight the project's), for `make build` and `make bench`;
@@ -165,7 +175,7 @@ e2e: $(INSTALLED) browser-deps axe-core
 # running them together starved the local stacks' moto into timeouts (two concurrency tests failed).
 TEST_STAGES := "static unit" "integration" "e2e"
 
-test: $(INSTALLED) browser-deps axe-core
+test: $(INSTALLED) browser-deps axe-core mcp-inspector
 	@$(BIN)/python -m tests.phases $(TEST_STAGES)
 
 bench: $(INSTALLED) $(SAM)

@@ -28,6 +28,7 @@ MODULES = [
     "slack_ack",
     "durable_roundtrip",
     "cli_start",
+    "mcp_roundtrip",
 ]
 
 

@@ -12,7 +12,8 @@ from local.state.state_dir import StateDir
 DESCRIPTION = """\
 Print a JWT (RS256, signed by the local issuer in the state directory) that the running local
 stack's JWT authorizer accepts: `sub` and `scope` as given, for the stack's issuer and audience.
-Pass it as `Authorization: Bearer <jwt>`. Scopes: approvals:respond, runs:read, interrupts:mint."""
+Pass it as `Authorization: Bearer <jwt>`. Scopes: approvals:respond, runs:read, interrupts:mint,
+interrupts:request (an agent's asks over MCP, docs/mcp.md)."""
 EXAMPLE = """\
 example:
   JWT=$(waitgate dev-jwt --sub alice --scope "approvals:respond runs:read")"""

@@ -92,6 +92,12 @@ COMMANDS = {
         "run_deliveries",
         "show and re-drive parked deliveries (the local stack's, or a deployed one's)",
     ),
+    "mcp": Command(
+        "local.cli.mcp_forward",
+        "add_mcp_parser",
+        "run_mcp",
+        "serve waitgate's MCP tools on stdio, forwarded to a stack's /mcp",
+    ),
     "smoke": Command(
         "local.cli.smoke",
         "add_smoke_parser",

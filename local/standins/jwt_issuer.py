@@ -83,7 +83,13 @@ class LocalIssuer:
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": ["none"],
             "subject_types_supported": ["public"],
-            "scopes_supported": ["openid", "approvals:respond", "runs:read", "interrupts:mint"],
+            "scopes_supported": [
+                "openid",
+                "approvals:respond",
+                "runs:read",
+                "interrupts:mint",
+                "interrupts:request",
+            ],
             "id_token_signing_alg_values_supported": ["RS256"],
         }
 

@@ -112,10 +112,22 @@ def test_every_refusal_is_problem_json_with_the_five_members(document: dict[str,
     assert set(problem["required"]) >= PROBLEM_MEMBERS
     for (method, path), operation in operations(document).items():
         for status, response in operation["responses"].items():
-            if int(status) < 400 or method == "HEAD":
+            if int(status) < 400 or method == "HEAD" or path == "/mcp":
                 continue
             schema = response["content"]["application/problem+json"]["schema"]
             assert schema == {"$ref": "#/components/schemas/Problem"}, (method, path, status)
+
+
+def test_the_mcp_endpoint_answers_as_mcp_does_but_the_gateways_413(document: dict[str, Any]) -> None:
+    # Given POST /mcp (docs/mcp.md): its refusals are MCP's, JSON-RPC errors and RFC 6750's 401
+    responses = operations(document)[("POST", "/mcp")]["responses"]
+    for status in ("400", "401", "404", "415"):
+        assert set(responses[status]["content"]) == {"application/json"}, status
+    assert responses["401"]["headers"]["WWW-Authenticate"]["required"] is True
+    # And only the gateway's own refusal (a body past 256 KB) is problem+json
+    assert responses["413"]["content"]["application/problem+json"]["schema"] == {
+        "$ref": "#/components/schemas/Problem"
+    }
 
 
 def test_security_bearer_jwt_with_the_profiles_scopes_and_tokens_in_the_path(

@@ -90,6 +90,9 @@ def test_http_routes_use_the_jwt_authorizer_unless_they_carry_their_own_token(
         "/channels/slack/interactions",  # Slack's request signature is its credential
         "/inbox",  # the signed-in page: it holds no data, its script signs in (docs/inbox.md)
         "/webhooks/{source}",  # the source's signature is its credential (docs/webhooks.md)
+        "/mcp",  # the function checks the bearer JWT, so its 401 points at the metadata (docs/mcp.md)
+        "/.well-known/oauth-protected-resource",  # RFC 9728's public metadata of /mcp
+        "/.well-known/oauth-protected-resource/mcp",
     }
     for function in resources_of(template, "AWS::Serverless::Function").values():
         for event in function["Properties"].get("Events", {}).values():

@@ -68,3 +68,13 @@ def test_the_full_lock_holds_the_dev_extra() -> None:
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     dev = [text for text in project["optional-dependencies"]["dev"] if not text.startswith("waitgate")]
     assert closure(dev) - {"waitgate"} <= set(pins("requirements.lock"))
+
+
+def test_the_mcp_functions_requirements_are_the_sdks_closure_at_the_locks_pins() -> None:
+    """functions/serve_mcp ships the MCP SDK beside it (not in the layer): all that the SDK pulls in,
+    at the versions the tests ran, so what it shares with the layer is the layer's own version."""
+    wanted = pins("functions/serve_mcp/requirements.txt")
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert set(wanted) == closure(project["optional-dependencies"]["mcp"])
+    full = pins("requirements.lock")
+    assert {name: full[name] for name in wanted} == wanted

@@ -14,10 +14,13 @@ from waitgate.settings import settings
 from waitgate.webhook_composition import match_dependencies
 
 if TYPE_CHECKING:
+    from waitgate.service.agent_interrupts import AgentDependencies
     from waitgate.service.request_interrupt import RequestDependencies
 
 
-def request_dependencies() -> RequestDependencies:
+def request_dependencies(escalation_defaults_parameter: str | None = None) -> RequestDependencies:
+    """`escalation_defaults_parameter`: where the host's escalation defaults are, when not in this
+    function's environment (serve_mcp's are in its settings parameter)."""
     from waitgate.ids import UlidGenerator
     from waitgate.service.request_interrupt import RequestDependencies
 
@@ -29,21 +32,46 @@ def request_dependencies() -> RequestDependencies:
         conversation_capability=settings().conversation_capability,
         notifications=notification_dependencies(),
         deadlines=deadline_scheduler(),
-        escalation_defaults=escalation_defaults(),
+        escalation_defaults=escalation_defaults(escalation_defaults_parameter),
         telemetry=telemetry(),
         early_events=match_dependencies(),
     )
 
 
-@lru_cache(maxsize=1)
-def escalation_defaults() -> dict[str, dict[str, Any]]:
-    """The host's escalation defaults per tenant, read from their SSM parameter on the first request of
-    this instance and kept (docs/escalation.md). A default that is not a valid policy fails that
-    request loudly (ValueError naming the tenant and the member), every time, until it is mended."""
-    name = settings().escalation_defaults_parameter
+@lru_cache(maxsize=2)
+def escalation_defaults(parameter: str | None = None) -> dict[str, dict[str, Any]]:
+    """The host's escalation defaults per tenant, read from their SSM parameter (`parameter`, else the
+    environment's) on the first request of this instance and kept (docs/escalation.md). A default that
+    is not a valid policy fails that request loudly (ValueError naming the tenant and the member),
+    every time, until it is mended."""
+    name = parameter or settings().escalation_defaults_parameter
     if not name:
         return {}
     from waitgate.adapters.ssm_parameters import parameter_value
     from waitgate.escalation import check_host_defaults
 
     return check_host_defaults(json.loads(parameter_value(aws_client("ssm"), name) or "{}"))
+
+
+def agent_dependencies() -> AgentDependencies:
+    """An agent's asks over MCP (docs/mcp.md): request_interrupt's parts, and the inbox's address."""
+    from waitgate.composition import public_base_url
+    from waitgate.service.agent_interrupts import AgentDependencies
+
+    defaults = str(mcp_settings().get("escalationDefaultsParameter") or "")
+    return AgentDependencies(request_dependencies(defaults), public_base_url() + "/inbox")
+
+
+@lru_cache(maxsize=1)
+def mcp_settings() -> dict[str, Any]:
+    """serve_mcp's settings (template.yaml's McpSettingsParameter: jwtAudiences,
+    escalationDefaultsParameter), read once per instance; none configured: {}."""
+    name = settings().mcp_settings_parameter
+    if not name:
+        return {}
+    from waitgate.adapters.ssm_parameters import parameter_value
+
+    document = json.loads(parameter_value(aws_client("ssm"), name) or "{}")
+    if not isinstance(document, dict):
+        raise ValueError(f"{name} must hold a JSON object")
+    return document

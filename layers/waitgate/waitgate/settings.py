@@ -56,6 +56,10 @@ class Settings(BaseModel):
     inbox_authorization_endpoint: str = ""
     inbox_token_endpoint: str = ""
     inbox_authorize_parameters: str = ""
+    # `POST /mcp` (docs/mcp.md) checks its bearer JWTs itself: the audiences the gateway's authorizer
+    # accepts, and where the escalation defaults are, in this SSM parameter (JSON), set on that one
+    # function only.
+    mcp_settings_parameter: str = ""
     # The index the inbox lists from: InboxByDeadline, or for the one deploy that upgrades a stack
     # from the former PendingByDeadline (template parameter FormerPendingIndex=keep), that one.
     pending_index: str = Field(default="InboxByDeadline", pattern=r"^(InboxByDeadline|PendingByDeadline)$")
@@ -96,6 +100,7 @@ class Settings(BaseModel):
             inbox_authorization_endpoint=env.get("INBOX_AUTHORIZATION_ENDPOINT", ""),
             inbox_token_endpoint=env.get("INBOX_TOKEN_ENDPOINT", ""),
             inbox_authorize_parameters=env.get("INBOX_AUTHORIZE_PARAMETERS", ""),
+            mcp_settings_parameter=env.get("MCP_SETTINGS_PARAMETER", ""),
             pending_index=env.get("PENDING_INDEX") or "InboxByDeadline",
             durable_endpoint_url=env.get("DURABLE_ENDPOINT_URL", ""),
         )

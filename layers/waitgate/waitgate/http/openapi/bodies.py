@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from pydantic.alias_generators import to_camel
 
+from waitgate.http.openapi.mcp_routes import McpRequest
 from waitgate.payloads.kinds import InterruptKind
 from waitgate.records import RunStatus
 from waitgate.service.mint_token import MAX_SUB_LENGTH, MAX_TTL_SECONDS
@@ -251,8 +252,9 @@ class Problem(BaseModel):
     path: str | None = None
 
 
-REQUEST_BODIES: tuple[type[BaseModel], ...] = (ResolveRequest, ResolveForm)  # validated, not rendered
+REQUEST_BODIES: tuple[type[BaseModel], ...] = (ResolveRequest, ResolveForm, McpRequest)  # validated
 MODELS: tuple[type[BaseModel], ...] = (
+    McpRequest,
     ResolveRequest,
     ResolveForm,
     SlackInteraction,

@@ -132,6 +132,10 @@ HEADERS: Final[dict[str, dict[str, Any]]] = {
         "schema": {"type": "string"},
     },
     "Waitgate-Run-Id": {"schema": {"type": "string"}},
+    "WWW-Authenticate": {
+        "description": 'On /mcp\'s 401: `Bearer error=..., resource_metadata="<the metadata URL>"`.',
+        "schema": {"type": "string"},
+    },
     "Waitgate-Node-Id": {"schema": {"type": "string"}},
     "Waitgate-Status": {"description": "The interrupt's status.", "schema": {"type": "string"}},
     "Waitgate-Link-Expires-At": {

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Final
 
 from waitgate import errors as e
+from waitgate.http.openapi.mcp_routes import MCP_OPERATIONS
 from waitgate.http.openapi.operations import (
     HTML,
     INSPECT_HEADERS,
@@ -352,4 +353,5 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         ),
         tags=("host",),
     ),
+    *MCP_OPERATIONS,
 )

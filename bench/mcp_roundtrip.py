@@ -1,0 +1,63 @@
+"""waitgate over MCP on a local stack this bench starts (docs/mcp.md), with the official SDK's client
+over Streamable HTTP, one session for all calls: how long `request_approval` takes from the call to
+its answer (the interrupt recorded, alice notified, `pending` back), and from alice's decision (the run
+surface, JWT) to the client's `get_interrupt` reading it resolved. 10 asks, one after the other."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+import uuid
+from typing import Any
+
+from bench.local_stack import BenchStack, Deadline
+from bench.report import Row
+
+GROUP = "MCP"
+RUNS = 10
+LIMIT_SECONDS = 300
+ACCEPT = {"action": "accept", "decidedAt": "2026-12-02T10:00:00Z"}
+
+
+async def _asks(stack: BenchStack, deadline: Deadline) -> list[tuple[float, float]]:
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    agent = stack.jwt("agent-7", "interrupts:request runs:read")
+    alice = stack.jwt("alice", "approvals:respond")
+    samples = []
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {agent}"}, timeout=60) as http,
+        Client(streamable_http_client(stack.api_url + "/mcp", http_client=http)) as client,
+    ):
+        for _ in range(RUNS):
+            arguments = {"title": "Ship?", "approvers": ["alice"], "request_key": uuid.uuid4().hex}
+            started = time.perf_counter()
+            asked: dict[str, Any] = (await client.call_tool("request_approval", arguments)).structured_content
+            answered = time.perf_counter()
+            path = f"/runs/{asked['runId']}/interrupts/Interrupt"
+            decided = await asyncio.to_thread(stack.request, "POST", path, {"resumeValue": ACCEPT}, alice)
+            assert decided.status == 200, decided
+            while True:
+                read = await client.call_tool("get_interrupt", {"run_id": asked["runId"]})
+                if read.structured_content and read.structured_content["status"] == "resolved":
+                    break
+                deadline.check()
+                await asyncio.sleep(0.01)
+            samples.append(((answered - started) * 1000, (time.perf_counter() - answered) * 1000))
+    return samples
+
+
+def run() -> list[Row]:
+    deadline = Deadline(LIMIT_SECONDS, "MCP round trip")
+    with BenchStack() as stack:
+        samples = asyncio.run(_asks(stack, deadline))
+    note = f"{RUNS} asks, one after the other, one client session; the first is a cold start"
+    asked = statistics.median(sample[0] for sample in samples)
+    seen = statistics.median(sample[1] for sample in samples)
+    return [
+        Row(GROUP, "request_approval: call to pending answer, median", asked, "ms", note=note),
+        Row(GROUP, "resolve to decision seen by get_interrupt, median", seen, "ms", note=note),
+    ]
