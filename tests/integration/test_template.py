@@ -90,6 +90,7 @@ def test_http_routes_use_the_jwt_authorizer_unless_they_carry_their_own_token(
         "/channels/slack/interactions",  # Slack's request signature is its credential
         "/inbox",  # the signed-in page: it holds no data, its script signs in (docs/inbox.md)
         "/webhooks/{source}",  # the source's signature is its credential (docs/webhooks.md)
+        "/fresh-links",  # an expired link's token; always 202, reveals nothing (docs/signed-links.md)
     }
     for function in resources_of(template, "AWS::Serverless::Function").values():
         for event in function["Properties"].get("Events", {}).values():

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from waitgate.clock import SystemClock
 from waitgate.composition import (
+    approval_config,
     aws_client,
     directory,
     keyring,
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from waitgate.ports import Channel, Contacts, SlackWorkspaces
     from waitgate.service.deliver_notice import ChannelDependencies
     from waitgate.service.escalate_interrupt import EscalationDependencies
+    from waitgate.service.fresh_link import FreshLinkDependencies
     from waitgate.service.notify import NotificationDependencies
     from waitgate.service.refresh_slack_messages import RefreshDependencies
     from waitgate.service.slack_interaction import SlackDependencies
@@ -45,6 +47,23 @@ def notification_dependencies() -> NotificationDependencies | None:
         links=notice_link_settings(),
         contacts=contacts(),
         store=store(),
+        telemetry=telemetry(),
+    )
+
+
+def fresh_link_dependencies() -> FreshLinkDependencies:
+    """A fresh link by e-mail (POST /fresh-links): the notices' parts, the contact points, and the
+    record of when one was last sent."""
+    from waitgate.adapters.dynamodb_fresh_links import DynamoDbFreshLinks
+    from waitgate.service.fresh_link import FreshLinkDependencies
+
+    return FreshLinkDependencies(
+        store=store(),
+        clock=SystemClock(),
+        notifications=notification_dependencies(),
+        contacts=contacts(),
+        sent=DynamoDbFreshLinks(aws_client("dynamodb"), settings().table_name),
+        approval=approval_config(),
         telemetry=telemetry(),
     )
 

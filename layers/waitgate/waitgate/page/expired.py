@@ -97,3 +97,23 @@ def _next_steps(facts: ExpiredFacts) -> str:
         "was made for, if the request still waits for them.</p>"
         '<button type="submit" class="primary">E-mail me a fresh link</button></form>'
     )
+
+
+FRESH_LINK_ANSWER = (
+    "If this link was made for you and the request still waits for you, a fresh link is on its way "
+    "to the e-mail address waitgate has for you. At most one is sent every 5 minutes."
+)
+
+
+def fresh_link_page() -> RenderedPage:
+    """The one answer to `POST /fresh-links` (202), whatever came of it: it tells nobody whether the
+    link's person may decide, or has an address."""
+    main = (
+        "<h1>Check your e-mail</h1>"
+        f'<p id="status" class="notice recorded" role="status">{escape(FRESH_LINK_ANSWER)}</p>'
+        f'<p><a href="{escape(INBOX_FROM_FRESH_LINKS)}">Open your inbox</a> instead, after you sign in.</p>'
+    )
+    return layout_page("Check your e-mail", "waitgate", main, with_script=False)
+
+
+INBOX_FROM_FRESH_LINKS = "inbox"  # relative to `<base>/fresh-links`
