@@ -66,6 +66,11 @@ def request_fresh_link(token: str, deps: FreshLinkDependencies) -> Outcome:
     except (WaitgateError, KeyringError) as error:  # fails closed: nothing sent
         logger.warning("fresh link not sent", extra={"error_type": type(error).__name__})
         return "failed"
+    # An AWS error no adapter translates (a table gone, access denied): the answer
+    # tells nothing either way, so nothing is sent and the caller gets the same 202; logged as an error
+    except Exception as error:  # noqa: BLE001
+        logger.error("fresh link not sent", extra={"error_type": type(error).__name__})
+        return "failed"
 
 
 def _send_if_owed(
