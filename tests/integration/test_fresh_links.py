@@ -260,3 +260,28 @@ def test_a_body_without_a_token_is_400(inbox: Inbox) -> None:
         answer = Handler("fresh_link")(fresh_link_event("", accept="application/json", body=body))
         assert answer["statusCode"] == 400, body
         assert json.loads(answer["body"])["code"] == "validation_error"
+
+
+def test_a_notification_s_link_lasts_until_the_deadline_and_the_page_shows_no_shorter_life(
+    harness: WorkflowHarness, inbox: Inbox
+) -> None:
+    # Given a 4-hour approval (the host's notice links: 168 h at most)
+    run = harness.suspend(
+        {**APPROVAL, "timeoutMs": 4 * 3600 * 1000, "data": {**APPROVAL["data"], "approversList": ["alice"]}}
+    )
+    assert Handler("request_interrupt")(run.task_event)["status"] == "requested"
+    # When alice's notice comes
+    (notice,) = fresh_notices(inbox)
+    from waitgate.composition import store
+    from waitgate.records import RunRef
+
+    record = store().load(RunRef("default", run.run_id), "Interrupt").interrupt
+    assert record is not None and record.deadline is not None
+    # Then its link works until the deadline (to the second), not 30 minutes
+    assert notice["expiresAt"] == record.deadline[:19] + "Z"
+    token = notice["link"].rsplit("/", 1)[1]
+    answer = Handler("inspect_by_token")(token_event(token))
+    assert answer["headers"]["Waitgate-Link-Expires-At"] == notice["expiresAt"]
+    # And its page says "Decide by", with no shorter "This link works until"
+    page = Handler("inspect_by_token")(token_event(token, accept=BROWSER_ACCEPT))["body"]
+    assert "Decide by" in page and "This link works until" not in page
