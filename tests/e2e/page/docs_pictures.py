@@ -123,7 +123,7 @@ def expired_pictures(stack: LocalStackHandle, camera: Camera) -> None:
     camera.take("link-expired")
     run_id = f"release-{uuid.uuid4().hex[:6]}"
     reject = {"resolveWith": {"action": "reject", "feedback": "No decision in time."}}
-    interrupt = approval(approversList=["alice"], timeoutMs=1500)
+    interrupt = {**approval(approversList=["alice"]), "timeoutMs": 1500}
     start_run(stack, "interrupt", {"interrupt": interrupt, "escalation": {"onDeadline": reject}}, run_id)
     link = inbox_link(stack, run_id, "alice")
     wait_for(lambda: status_of(link) == 410, interval=0.1, what="the deadline to decide")
