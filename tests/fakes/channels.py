@@ -140,3 +140,17 @@ class MemoryClickQueue:
         """Every document queued so far, as the decider reads it; the queue is left empty."""
         taken, self.bodies = [json.loads(body) for body in self.bodies], []
         return taken
+
+
+class MemoryFreshLinks:
+    """When a fresh link last went to whom, held to the DynamoDB adapter's rule (one window each)."""
+
+    def __init__(self) -> None:
+        self.sent_at: dict[tuple[RunRef, str, str], int] = {}
+
+    def first_in_window(self, run: RunRef, interrupt_id: str, principal: str, now: int, window: int) -> bool:
+        last = self.sent_at.get((run, interrupt_id, principal))
+        if last is not None and last > now - window:
+            return False
+        self.sent_at[(run, interrupt_id, principal)] = now
+        return True

@@ -93,6 +93,7 @@ def test_http_routes_use_the_jwt_authorizer_unless_they_carry_their_own_token(
         "/mcp",  # the function checks the bearer JWT, so its 401 points at the metadata (docs/mcp.md)
         "/.well-known/oauth-protected-resource",  # RFC 9728's public metadata of /mcp
         "/.well-known/oauth-protected-resource/mcp",
+        "/fresh-links",  # an expired link's token; always 202, reveals nothing (docs/signed-links.md)
     }
     for function in resources_of(template, "AWS::Serverless::Function").values():
         for event in function["Properties"].get("Events", {}).values():

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from local.template.intrinsics import Intrinsics
-from local.template.sam_template import load_template, translate
+from local.template.sam_template import REPO_ROOT, load_template, translate
 
 ENVIRONMENT_LIMIT = 4 * 1024
 STACK_NAME_LENGTH = (
@@ -132,3 +132,32 @@ def test_the_escalation_defaults_are_no_function_s_environment_but_one_function_
     parameter = template["Resources"]["EscalationDefaultsParameter"]
     assert parameter["Properties"]["Value"] == {"Ref": "EscalationDefaults"}
     assert int(template["Parameters"]["EscalationDefaults"]["MaxLength"]) <= 4096  # a standard parameter
+
+
+# The handlers that send notices (and so mint the links notifications carry): each imports what
+# builds the notifications (channel_composition.notification_dependencies, directly or through the
+# request, reconcile and escalation wiring).
+NOTIFYING_IMPORTS = ("request_composition", "reconcile_composition", "escalation_dependencies", "fresh_link")
+
+
+def test_every_function_that_notifies_and_no_other_is_told_how_long_its_links_last(
+    environments: dict[str, dict[str, str]],
+) -> None:
+    # Given the handlers whose code sends notices
+    resources = load_template()["Resources"]
+    notifying = set()
+    for name, resource in resources.items():
+        code = resource.get("Properties", {}).get("CodeUri", "")
+        if resource["Type"] != "AWS::Serverless::Function" or not str(code).startswith("functions/"):
+            continue
+        source = (REPO_ROOT / code / "app.py").read_text(encoding="utf-8")
+        if any(word in source for word in NOTIFYING_IMPORTS):
+            notifying.add(name)
+    assert {"RequestInterruptFunction", "EscalateInterruptFunction"} <= notifying
+    # Then exactly those are told NotificationLinkMaxHours (the others keep their 4 KB for themselves)
+    told = {name for name, variables in environments.items() if "LINK_MAX_HOURS" in variables}
+    assert told == notifying
+    # And only the mint function reads the minted links' default lifetime
+    assert [name for name, v in environments.items() if "TOKEN_LIFETIME_SECONDS" in v] == [
+        "MintTokenFunction"
+    ]

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 
 from waitgate.clock import SystemClock
 from waitgate.composition import (
+    approval_config,
     aws_client,
     directory,
     keyring,
-    link_settings,
+    notice_link_settings,
     notifier,
     resolve_dependencies,
     store,
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from waitgate.ports import Channel, Contacts, SlackWorkspaces
     from waitgate.service.deliver_notice import ChannelDependencies
     from waitgate.service.escalate_interrupt import EscalationDependencies
+    from waitgate.service.fresh_link import FreshLinkDependencies
     from waitgate.service.notify import NotificationDependencies
     from waitgate.service.refresh_slack_messages import RefreshDependencies
     from waitgate.service.slack_interaction import SlackDependencies
@@ -42,9 +44,26 @@ def notification_dependencies() -> NotificationDependencies | None:
         keyring=keyring(),
         directory=directory(),
         ref_kinds=frozenset(settings().ref_kinds),
-        links=link_settings(),
+        links=notice_link_settings(),
         contacts=contacts(),
         store=store(),
+        telemetry=telemetry(),
+    )
+
+
+def fresh_link_dependencies() -> FreshLinkDependencies:
+    """A fresh link by e-mail (POST /fresh-links): the notices' parts, the contact points, and the
+    record of when one was last sent."""
+    from waitgate.adapters.dynamodb_fresh_links import DynamoDbFreshLinks
+    from waitgate.service.fresh_link import FreshLinkDependencies
+
+    return FreshLinkDependencies(
+        store=store(),
+        clock=SystemClock(),
+        notifications=notification_dependencies(),
+        contacts=contacts(),
+        sent=DynamoDbFreshLinks(aws_client("dynamodb"), settings().table_name),
+        approval=approval_config(),
         telemetry=telemetry(),
     )
 

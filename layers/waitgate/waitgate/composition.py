@@ -165,6 +165,14 @@ def link_settings() -> LinkSettings:
     return LinkSettings(timedelta(seconds=configured.token_lifetime_seconds), public_base_url())
 
 
+def notice_link_settings() -> LinkSettings:
+    """The links notifications carry (e-mail, Slack, the topic's other subscribers, reminders, a
+    fresh link): until the interrupt's deadline, at most LINK_MAX_HOURS (`link_for` caps them)."""
+    from waitgate.service.mint_token import LinkSettings
+
+    return LinkSettings(timedelta(hours=settings().notice_link_max_hours), public_base_url())
+
+
 def token_dependencies() -> TokenDependencies:
     from waitgate.service.token_access import TokenDependencies
 

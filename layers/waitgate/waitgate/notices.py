@@ -18,7 +18,9 @@ SUBJECT_LIMIT = 99  # SNS: "less than 100 characters"
 NOTICE_KIND = "interrupt.requested"
 REMINDER_KIND = "interrupt.reminded"  # an escalation step reminds those who have not answered
 ESCALATION_KIND = "interrupt.escalated"  # an escalation step tells the approvers it added
-NOTICE_KINDS = frozenset({NOTICE_KIND, REMINDER_KIND, ESCALATION_KIND})
+FRESH_LINK_KIND = "interrupt.fresh-link"  # a person asked for a fresh link (their expired one's page)
+NOTICE_KINDS = frozenset({NOTICE_KIND, REMINDER_KIND, ESCALATION_KIND, FRESH_LINK_KIND})
+_PREFIXES = {REMINDER_KIND: "Reminder: ", FRESH_LINK_KIND: "New link: "}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 _ASKS = {
@@ -51,11 +53,12 @@ class InterruptNotice:
 
     @property
     def subject(self) -> str:
-        """`Approval needed: <title>` (`Reminder: ...` for a reminder): ASCII, one line, ≤ 99 characters."""
+        """`Approval needed: <title>` (`Reminder: ...` for a reminder, `New link: ...` for a fresh
+        link): ASCII, one line, ≤ 99 characters."""
         ask = _ASKS.get(self.kind, "Input needed")
         about = self.title or f"run {self.run.run_id}, step {self.node_id}"
-        reminder = "Reminder: " if self.notice == REMINDER_KIND else ""
-        return _one_ascii_line(f"{reminder}{ask}: {about}", SUBJECT_LIMIT)
+        prefix = _PREFIXES.get(self.notice, "")
+        return _one_ascii_line(f"{prefix}{ask}: {about}", SUBJECT_LIMIT)
 
     @property
     def text(self) -> str:

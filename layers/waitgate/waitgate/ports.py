@@ -262,6 +262,15 @@ class ReplayGuard(Protocol):
         ...
 
 
+class FreshLinks(Protocol):
+    """How often a fresh link was sent (docs/signed-links.md, "An expired link")."""
+
+    def first_in_window(self, run: RunRef, interrupt_id: str, principal: str, now: int, window: int) -> bool:
+        """True, and recorded, when no fresh link of this interrupt went to this principal in the last
+        `window` seconds before `now` (epoch seconds); False otherwise. One conditional write."""
+        ...
+
+
 class ClickQueue(Protocol):
     """Where an acknowledged Slack click waits for its decision (docs/channels.md, "A click")."""
 

@@ -25,7 +25,9 @@ class Settings(BaseModel):
     override_principals: tuple[str, ...] = ()
     ref_kinds: tuple[str, ...] = ("principal", "group", "role")
     conversation_capability: bool = True
-    token_lifetime_seconds: int = Field(default=1800, ge=60)
+    token_lifetime_seconds: int = Field(default=1800, ge=60)  # a minted link's default (mint_token only)
+    # A notified person's link lasts until the deadline, at most this long (NotificationLinkMaxHours).
+    notice_link_max_hours: int = Field(default=168, ge=1)
     escalation_threshold: float = Field(default=0.7, ge=0, le=1)
     schedule_group_name: str = ""  # deadlines: EventBridge Scheduler group, target and its role
     expire_function_arn: str = ""
@@ -79,6 +81,7 @@ class Settings(BaseModel):
             ref_kinds=_csv("REF_KINDS") or ("principal", "group", "role"),
             conversation_capability=env.get("CONVERSATION_CAPABILITY", "on") == "on",
             token_lifetime_seconds=int(env.get("TOKEN_LIFETIME_SECONDS") or 1800),
+            notice_link_max_hours=int(env.get("LINK_MAX_HOURS") or 168),
             escalation_threshold=float(env.get("ESCALATION_THRESHOLD") or 0.7),
             schedule_group_name=env.get("SCHEDULE_GROUP_NAME", ""),
             expire_function_arn=env.get("EXPIRE_FUNCTION_ARN", ""),

@@ -23,11 +23,14 @@ from tests.e2e.page.person import (
     Person,
     inbox_link,
     minted_link,
+    output_of,
     resolve_on_the_run,
     start_run,
     waiting_at,
 )
+from tests.e2e.page.person import status_for_a_browser as status_of
 from tests.e2e.page.samples import QUESTIONS, approval
+from tests.e2e.waiting import wait_for
 from tests.support.page_sources import MANIFEST, page_source_digest
 
 WIDTH = 800
@@ -111,6 +114,26 @@ def kind_pictures(stack: LocalStackHandle, camera: Camera) -> None:
     camera.take("conversation-exchange")
 
 
+def expired_pictures(stack: LocalStackHandle, camera: Camera) -> None:
+    """An expired link to a request that still waits, and a link of one the deadline decided."""
+    run_id = f"release-{uuid.uuid4().hex[:6]}"
+    start_run(stack, "interrupt", {"interrupt": approval(approversList=["alice"])}, run_id)
+    link = minted_link(stack, run_id, "Interrupt", "alice", ttlSeconds=1)
+    wait_for(lambda: status_of(link) == 410, interval=0.1, what="the link to expire")
+    camera.person.open(link)
+    camera.take("link-expired")
+    run_id = f"release-{uuid.uuid4().hex[:6]}"
+    reject = {"resolveWith": {"action": "reject", "feedback": "No decision in time."}}
+    interrupt = {**approval(approversList=["alice"]), "timeoutMs": 1500}
+    execution = start_run(
+        stack, "interrupt", {"interrupt": interrupt, "escalation": {"onDeadline": reject}}, run_id
+    )
+    link = inbox_link(stack, run_id, "alice")
+    output_of(stack, execution)  # the deadline decided, and the run went on with it
+    camera.person.open(link)
+    camera.take("link-decided-by-deadline")
+
+
 def make_pictures(folder: Path) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.png"):
@@ -126,6 +149,7 @@ def make_pictures(folder: Path) -> list[str]:
         camera, plain = Camera(folder, driver, True), Camera(folder, bare, False)
         approval_pictures(stack, camera, plain)
         kind_pictures(stack, camera)
+        expired_pictures(stack, camera)
     made = sorted([*camera.made, *plain.made])
     manifest = {"pictures": made, "pageSourceDigest": page_source_digest()}
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")

@@ -4,6 +4,7 @@ sparse pending index's keys (see docs/architecture.md, "The table"). Items' attr
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from waitgate.clock import parse_rfc3339, rfc3339
@@ -119,6 +120,15 @@ def receipt_sk(receipt: DecisionReceipt) -> str:
 
 # The webhook events (docs/webhooks.md), outside the runs' partitions: each kept event under its source,
 # the pending waits under their correlation key, the shapes in use, and each kept event's member index.
+def fresh_link_pk(run: RunRef, interrupt_id: str, principal: str) -> str:
+    """When a fresh link of one interrupt last went to one principal (the principal as a digest: a
+    key is no place for an address-like name)."""
+    digest = hashlib.sha256(
+        "\x1f".join((run.tenant_id, run.run_id, interrupt_id, principal)).encode()
+    ).hexdigest()
+    return f"FRESHLINK#{digest}"
+
+
 def hook_pk(source: str) -> str:
     return f"HOOK#{source}"
 

@@ -1,23 +1,37 @@
 """The human page a signed link opens in a browser: the interrupt while it waits (with its votes and
-questions so far, and the link's recipient), or what came of it once resolved (409). Every other
-refusal (401, 410, 403, 404, a 409 for an interrupt the page cannot show) is raised to the token
-resolver, which renders its error page."""
+questions so far, and the link's recipient), what came of it once resolved (409), or, for an expired
+link or an interrupt past its deadline, the page that leads somewhere (410: the inbox, a fresh link,
+or what was decided). Every other refusal (401, 403, 404, a 409 for an interrupt the page cannot
+show) is raised to the token resolver, which renders its error page."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from waitgate.errors import InterruptAlreadyResolvedError
+from waitgate.errors import InterruptAlreadyResolvedError, InterruptExpiredError
 from waitgate.page import PageContext, Refusal, RenderedPage, Resolution, interrupt_page, resolved_page
-from waitgate.service.inspect_interrupt import InterruptView, ended_by_token, inspect_by_token
+from waitgate.page.expired import ExpiredFacts, expired_page
+from waitgate.records import InterruptRecord
+from waitgate.service.inspect_interrupt import (
+    ExpiredLink,
+    InterruptView,
+    ended_by_token,
+    expired_link,
+    inspect_by_token,
+)
+from waitgate.service.rules.deadline_decision import DEADLINE_DECIDER, decided_by_deadline
 from waitgate.service.token_access import TokenDependencies
 from waitgate.telemetry import TokenRefused
+from waitgate.tokens.claims import format_expires_at
 
 
 def link_page(token: str, deps: TokenDependencies) -> tuple[int, RenderedPage]:
     try:
         view = inspect_by_token(token, deps)
+    except InterruptExpiredError:
+        deps.telemetry.record(TokenRefused(410))
+        return 410, expired_link_page(token, deps)
     except InterruptAlreadyResolvedError:
         ended = ended_by_token(token, deps)
         if ended is None or ended.record.status != "resolved":
@@ -25,6 +39,33 @@ def link_page(token: str, deps: TokenDependencies) -> tuple[int, RenderedPage]:
         deps.telemetry.record(TokenRefused(409))
         return 409, resolved_page(resolution_of(ended), ended.record.run.run_id, deps.clock.now())
     return 200, interrupt_page(page_context(view, deps.clock.now()))
+
+
+def expired_link_page(token: str, deps: TokenDependencies) -> RenderedPage:
+    """The 410 page of an authentic link that no longer works (401 for any other token)."""
+    return expired_page(expired_facts(expired_link(token, deps), token), deps.clock.now())
+
+
+def expired_facts(link: ExpiredLink, token: str) -> ExpiredFacts:
+    claims, record = link.claims, link.record
+    personal = claims.sub is not None and claims.intent == "resolve"
+    decided = link.decided
+    return ExpiredFacts(
+        run_id=claims.run_id,
+        node_id=claims.node_id,
+        expired_at=format_expires_at(claims.expires_at),
+        kind=record.kind if record else "",
+        data=record.data if record else {},
+        waits=link.waits,
+        fresh_token=token if link.waits and personal else None,
+        resolution=_decision(decided) if decided else None,
+        by_deadline=decided is not None and decided_by_deadline(decided),
+    )
+
+
+def _decision(record: InterruptRecord) -> Resolution:
+    by = DEADLINE_DECIDER if decided_by_deadline(record) else None
+    return Resolution(record.kind, record.data, record.resume_value, record.resolved_at, answered_by=by)
 
 
 def page_context(

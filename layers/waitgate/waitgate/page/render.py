@@ -196,7 +196,9 @@ def _meta(context: PageContext) -> str:
         rows.append(("Decide by", moment_html(context.deadline or "", context.now)))
         if context.on_deadline is not None:
             rows.append(("If nobody decides in time", _default_decision(context.on_deadline)))
-    if expires is not None and (deadline is None or expires < deadline):
+    # A link's expiry is rounded down to the second: one that ends in the deadline's own second lasts
+    # as long as the person has, and the page says so once ("Decide by").
+    if expires is not None and (deadline is None or expires < deadline.replace(microsecond=0)):
         rows.append(("This link works until", moment_html(context.expires_at, context.now)))
     listed = "".join(f"<div><dt>{name}</dt><dd>{value}</dd></div>" for name, value in rows)
     return f'<dl class="meta">{listed}</dl>'

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from waitgate.errors import WaitgateError
 from waitgate.records import InterruptRecord, JSONObject
 from waitgate.service.rules.answerable import pending_record
 from waitgate.service.token_access import (
@@ -17,7 +18,7 @@ from waitgate.service.token_access import (
     token_command,
     verified_claims,
 )
-from waitgate.tokens import TokenClaims
+from waitgate.tokens import TokenClaims, authentic_claims
 from waitgate.tokens.claims import format_expires_at
 
 
@@ -57,6 +58,38 @@ def ended_by_token(token: str, deps: TokenDependencies) -> InterruptView | None:
     if record is None or record.interrupt_id != claims.interrupt_id or record.status == "pending":
         return None
     return InterruptView(record, claims)
+
+
+@dataclass(frozen=True)
+class ExpiredLink:
+    """What an expired link (or a link to an interrupt past its deadline) may still tell its holder:
+    the interrupt it was minted for, as the node now holds it (None: the node holds another or none)."""
+
+    claims: TokenClaims
+    record: InterruptRecord | None
+    waits: bool = False  # it may still be answered now (pending, before its deadline, its run going on)
+
+    @property
+    def decided(self) -> InterruptRecord | None:
+        """The interrupt, once resolved: what its page says was decided."""
+        return self.record if self.record is not None and self.record.status == "resolved" else None
+
+
+def expired_link(token: str, deps: TokenDependencies) -> ExpiredLink:
+    """The interrupt an authentic link names, however long ago it expired (401 for any other token).
+    Reads, never writes; what it shows is what the link showed while it worked, and what came of it."""
+    claims = authentic_claims(token, deps.keyring)
+    deps.telemetry.correlate(correlation_of(claims))
+    command = token_command(claims, None)
+    view = deps.store.load(command.run, command.node_id)
+    record = view.interrupt if view.snapshot is not None else None
+    if record is None or record.interrupt_id != claims.interrupt_id:
+        return ExpiredLink(claims, None)
+    try:
+        pending_record(view, deps.clock, interrupt_id=claims.interrupt_id, surface="token")
+    except WaitgateError:
+        return ExpiredLink(claims, record)
+    return ExpiredLink(claims, record, waits=True)
 
 
 def inspect_by_token(token: str, deps: TokenDependencies) -> InterruptView:

@@ -11,6 +11,7 @@ from waitgate.tokens.claims import (
 from waitgate.tokens.codec import (
     MAX_TOKEN_LENGTH,
     TOKEN_ALGS,
+    authentic_claims,
     mint,
     require_intent,
     verify,
@@ -38,6 +39,7 @@ __all__ = [
     "KeyringError",
     "MacKey",
     "TokenClaims",
+    "authentic_claims",
     "expires_at_for",
     "is_valid_kid",
     "mint",

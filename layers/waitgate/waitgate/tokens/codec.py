@@ -44,17 +44,25 @@ def verify(token: str, keyring: KeySource, now: datetime) -> TokenClaims:
 
     `now` must be timezone-aware. Intent is not checked here (see `require_intent`).
     """
+    claims = authentic_claims(token, keyring)
+    if now >= claims.expires_at:
+        raise InterruptExpiredError(EXPIRED_DETAIL)
+    return claims
+
+
+def authentic_claims(token: str, keyring: KeySource) -> TokenClaims:
+    """The claims of a token this host signed, expired or not, else InterruptTokenInvalidError (401).
+
+    Only for what an expired link may still do: say what it was for and what came of it, and ask
+    for a fresh link (docs/signed-links.md). Everything that acts goes through `verify`."""
     payload = _authenticate(token, keyring)
     try:
         data = json.loads(_b64decode(payload).decode("utf-8"))
         if type(data) is not dict:
             raise InterruptTokenInvalidError()
-        claims = TokenClaims.from_dict(data)
+        return TokenClaims.from_dict(data)
     except (ValueError, TypeError, RecursionError):  # bad base64, UTF-8, JSON or claims
         raise InterruptTokenInvalidError() from None
-    if now >= claims.expires_at:
-        raise InterruptExpiredError(EXPIRED_DETAIL)
-    return claims
 
 
 def require_intent(claims: TokenClaims, intent: Intent) -> None:

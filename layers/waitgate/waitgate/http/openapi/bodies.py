@@ -186,6 +186,23 @@ class InterruptList(BaseModel):
     )
 
 
+class FreshLinkRequest(BaseModel):
+    """An expired link's page's form (urlencoded, or this as JSON): the expired link's token."""
+
+    model_config = CLOSED
+
+    token: str
+
+
+class FreshLinkAnswer(BaseModel):
+    """The one answer, whatever came of the request (it tells nobody whether anyone was sent a link)."""
+
+    model_config = CLOSED
+
+    status: Literal["accepted"]
+    detail: str
+
+
 class WebhookReceipt(BaseModel):
     model_config = CLOSED
 
@@ -266,6 +283,8 @@ MODELS: tuple[type[BaseModel], ...] = (
     InterruptList,
     WebhookReceipt,
     WebhookEventsPage,
+    FreshLinkRequest,
+    FreshLinkAnswer,
     Capabilities,
     Problem,
 )

@@ -205,6 +205,20 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         tags=("signed links",),
     ),
     Operation(
+        "requestFreshLink",
+        "post",
+        "/fresh-links",
+        "E-mail a fresh link to the person an expired link was made for, if the request waits for them",
+        _token_replies(
+            Reply(202, "Always the same, whatever came of it.", "FreshLinkAnswer", (JSON, HTML)),
+            *refusals(e.ValidationFailedError, e.PayloadTooLargeError, media=(PROBLEM, HTML), headers=()),
+        ),
+        body="FreshLinkRequest",
+        form="FreshLinkRequest",
+        credential="the expired link's token, in the body",
+        tags=("signed links",),
+    ),
+    Operation(
         "mintInterruptToken",
         "post",
         NODE_PATH + "/tokens",

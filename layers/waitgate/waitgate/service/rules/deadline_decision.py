@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from waitgate.clock import parse_rfc3339
 from waitgate.errors import InterruptPayloadInvalidError, PayloadTooLargeError, ValidationFailedError
 from waitgate.escalation import EscalationPolicy
 from waitgate.records import InterruptRecord, JSONObject
@@ -38,6 +39,22 @@ def check_resolve_with(kind: str, payload: JSONObject, policy: EscalationPolicy,
             check_comment(value.get("feedback"))  # as long as a person's comment may be
     except (ValidationFailedError, PayloadTooLargeError) as error:
         raise InterruptPayloadInvalidError(_named(error)) from None
+
+
+def decided_by_deadline(record: InterruptRecord) -> bool:
+    """The interrupt was resolved by its escalation policy's decision at the deadline, not a person:
+    an approval's decision says so (`decidedBy`); another kind's was resolved at or after a deadline
+    its policy decides at (nobody may answer it then)."""
+    if record.status != "resolved":
+        return False
+    value = record.resume_value
+    if record.kind == "approval":
+        return isinstance(value, dict) and value.get("decidedBy") == DEADLINE_DECIDER
+    on_deadline = (record.escalation or {}).get("onDeadline")
+    decides = isinstance(on_deadline, dict) and "resolveWith" in on_deadline
+    if not (decides and record.deadline and record.resolved_at):
+        return False
+    return parse_rfc3339(record.resolved_at) >= parse_rfc3339(record.deadline)
 
 
 def _named(error: ValidationFailedError | PayloadTooLargeError) -> str:
