@@ -206,3 +206,30 @@ def test_runs_in_flight_across_a_restart_each_end_as_the_invariant_says(stack: L
     # And the waiting run is still answerable, once
     assert waiting.resolve("Interrupt", {"label": "after"})[0] == 200
     resumed_once(waiting, {"label": "after"})
+
+
+def test_a_run_whose_end_event_is_lost_has_its_interrupt_cancelled_by_the_reconciler(
+    stack: LocalStackHandle,
+) -> None:
+    # Given a waiting run, and every run's end event lost on its way to the run lifecycle
+    run = SampleRun(stack, "interrupt", {"interrupt": CUSTOM})
+    run.suspended_at("Interrupt")
+    switch_faults(stack, "end_event:1")
+    # When its execution is stopped: the lifecycle never hears of it
+    stack.sfn.stop_execution(executionArn=run.execution_arn, error="Stopped", cause="e2e")
+    wait_for(
+        lambda: [e for e in struck(stack, "end_event") if e.get("execution") == run.run_id],
+        what="the run's end event dropped",
+    )
+
+    # Then the reconciler asks Step Functions, finds it ABORTED and cancels the interrupt
+    def cancelled() -> dict[str, Any] | None:
+        status, body = run.snapshot()
+        return body if status == 200 and body.get("status") == "cancelled" else None
+
+    wait_for(cancelled, what="the run cancelled by the reconciler")
+    assert heals(run) == ["cancelled"]
+    assert debug_payloads(run, "interrupt.reconciled")[0]["executionStatus"] == "ABORTED"
+    assert run.types("updates").count("interrupt.cancelled") == 1
+    # And a late answer is refused: nothing goes on with it
+    assert run.resolve("Interrupt", {"label": "late"})[0] == 409
