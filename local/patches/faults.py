@@ -181,7 +181,7 @@ class FaultPlan:
             self._reload()
             return list(self._faults)
 
-    def strikes(self, hop: str, **details: Any) -> Fault | None:
+    def strikes(self, hop: str, **details: Any) -> Fault | None:  # (a Fault is always true)
         """The fault that hits this event of a local hop (stream_record, ...), logged; or None."""
         return self._first(lambda fault: fault.hop == hop, details)
 
@@ -231,11 +231,12 @@ class FaultPlan:
         """botocore's before-call: a killed handler, an injected answer, or None (the call goes on)."""
         call = event_name.removeprefix("before-call.")
         function = invocation_logs.current_function()
+        run = invocation_logs.current_run()
         killable = call in DELIVERY_CALLS and function is not None and function not in self.spared
-        if killable and self.strikes("kill_after_commit", operation=call, function=function) is not None:
+        if killable and self.strikes("kill_after_commit", operation=call, function=function, runId=run):
             raise HandlerKilled(f"killed after its commit, before {call} (injected)")
         params = context.get(_PARAMS, {}) if isinstance(context, dict) else {}
-        fault = self.strikes_call(call, runId=_run_of(params), function=function)
+        fault = self.strikes_call(call, runId=_run_of(params) or run, function=function)
         return None if fault is None else answered(call.rpartition(".")[2], fault.answer)
 
 

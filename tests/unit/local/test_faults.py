@@ -146,13 +146,43 @@ def test_a_kill_strikes_a_resolver_after_its_commit_but_not_the_outbox(tmp_path:
     plan = FaultPlan(parse_faults("kill_after_commit:1"), log=log, dice=Dice())
     plan.spared = frozenset({"waitgate-local-StreamDispatchFunction"})
     client = sfn_client(plan)
-    resolver = invocation_logs.invocation({"function_name": "waitgate-local-ResolveByRunFunction"})
+    request = {"pathParameters": {"runId": "r-5", "nodeId": "Interrupt"}}
+    resolver = invocation_logs.invocation({"function_name": "waitgate-local-ResolveByRunFunction"}, request)
     with resolver, pytest.raises(HandlerKilled):
         client.send_task_success(taskToken="t" * 20, output="{}")
     outbox = invocation_logs.invocation({"function_name": "waitgate-local-StreamDispatchFunction"})
     with outbox, pytest.raises(Exception) as spared:  # not killed: the call was sent (and found nobody)
         client.send_task_success(taskToken="t" * 20, output="{}")
     assert not isinstance(spared.value, HandlerKilled)
-    assert [(e["hop"], e["function"]) for e in log.entries()] == [
-        ("kill_after_commit", "waitgate-local-ResolveByRunFunction")
+    assert [(e["hop"], e["function"], e["runId"]) for e in log.entries()] == [
+        ("kill_after_commit", "waitgate-local-ResolveByRunFunction", "r-5")
     ]
+
+
+@pytest.mark.parametrize(
+    ("event", "run"),
+    [
+        ({"pathParameters": {"runId": "r-7", "nodeId": "Interrupt"}}, "r-7"),
+        ({"tenantId": "default", "runId": "r-8", "interruptId": "i"}, "r-8"),
+        (
+            {"Records": [{"dynamodb": {"Keys": {"pk": {"S": "RUN#default#r-9"}, "sk": {"S": "NODE#A"}}}}]},
+            "r-9",
+        ),
+        (
+            {
+                "Records": [
+                    {"dynamodb": {"Keys": {"pk": {"S": "RUN#default#r-1"}}}},
+                    {"dynamodb": {"Keys": {"pk": {"S": "RUN#default#r-2"}}}},
+                ]
+            },
+            None,
+        ),
+        ({"pathParameters": {"token": "secret"}}, None),
+        ("not a dict", None),
+    ],
+)
+def test_the_run_an_invocation_is_about_names_the_faults_it_meets(event: Any, run: str | None) -> None:
+    assert invocation_logs.run_of_event(event) == run
+    with invocation_logs.invocation({"function_name": "f"}, event):
+        assert invocation_logs.current_run() == run
+    assert invocation_logs.current_run() is None
