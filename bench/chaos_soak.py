@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -202,8 +203,26 @@ def run() -> list[Row]:
             lived = list(pool.map(lambda n: live(soak, n), range(RUNS)))
         loads.append(load_average())
         faults = struck(stack)
+        passes = slow_passes(stack.output)
     seconds = time.monotonic() - started
-    return rows(lived, faults, operator.redriven, seconds, loads)
+    return [*rows(lived, faults, operator.redriven, seconds, loads), *pass_rows(passes)]
+
+
+SLOW_PASS = re.compile(r"scheduled function \S*Reconcile\S* took (\d+(?:\.\d+)?) s")
+
+
+def slow_passes(output: list[str]) -> list[float]:
+    """The reconciler's passes that took over a second (the local stack says so), in seconds."""
+    return [float(found.group(1)) for line in output if (found := SLOW_PASS.search(line))]
+
+
+def pass_rows(passes: list[float]) -> list[Row]:
+    note = "the passes over 1 s (local.standins.scheduled_functions says how long those took)"
+    return [
+        Row(GROUP, "reconciler passes over 1 s", len(passes), "count", "", None, note),
+        Row(GROUP, "reconciler pass over 1 s, p50", round(percentile(passes, 0.5), 1), "s", "", None),
+        Row(GROUP, "reconciler pass, max", round(max(passes, default=0.0), 1), "s", "", None),
+    ]
 
 
 def rows(
