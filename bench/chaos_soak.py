@@ -212,7 +212,11 @@ SLOW_PASS = re.compile(r"scheduled function \S*Reconcile\S* took (\d+(?:\.\d+)?)
 
 
 def slow_passes(output: list[str]) -> list[float]:
-    """The reconciler's passes that took over a second (the local stack says so), in seconds."""
+    """The reconciler's passes that took over a second (the local stack says so), in seconds; with
+    each pass's counts (its "reconcile pass" line) on stderr, to read beside them."""
+    for line in output:
+        if SLOW_PASS.search(line) or "reconcile pass" in line:
+            print(f"chaos soak: {line.strip()[:400]}", file=sys.stderr)
     return [float(found.group(1)) for line in output if (found := SLOW_PASS.search(line))]
 
 
