@@ -12,8 +12,9 @@ runs resumed twice (more than one recorded delivery), resolutions recorded twice
 way (kind by kind), the faults that struck, and the time from each fault to its heal: from the
 fault's line in faults.jsonl to the first thing after it that settled its run's interrupt
 (`interrupt.delivered`, `interrupt.reconciled`, `interrupt.expired`, `interrupt.cancelled`,
-`run.status_changed`, or its execution's end). Each run's items are swept from the table once it is
-read (as a TTL would), so the table stays small and the soak measures waitgate, not moto.
+`run.status_changed`, or its execution's end). Each run's items are swept from the table 30 s after
+it was read (as a TTL would), so the table stays small and the soak measures waitgate, not moto (whose
+every Query reads the whole table).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ CONCURRENCY = int(os.environ.get("SOAK_CONCURRENCY") or 8)
 RECONCILE = float(os.environ.get("SOAK_RECONCILE_SECONDS") or 5)
 HUNG_SECONDS = float(os.environ.get("SOAK_HUNG_SECONDS") or 180)
 OPERATOR_SECONDS = 15.0
+SWEEP_AFTER_SECONDS = 30.0
 THROTTLE_WINDOWS = ",".join(f"send_task_success:1@{start}s-{start + 30}s" for start in range(120, 7200, 300))
 FAULTS = os.environ.get(
     "SOAK_FAULTS",
@@ -136,8 +138,30 @@ def live(soak: Soaker, number: int) -> Lived:
     if end.get("stopped"):
         lived.settled = sorted([*lived.settled, float(end["stopped"])])
     if lived.problem is None:
-        forget(soak.dynamodb, soak.stack.table_name, [run_id])  # swept, as a TTL would
+        SWEEPER.later(soak, run_id)
     return lived
+
+
+class Sweeper:
+    """Sweeps each finished run's items from the table (as a TTL would) SWEEP_AFTER_SECONDS after it
+    was read: its end event reaches the run lifecycle asynchronously, after the engine's end, and
+    would otherwise leave its `run.status_changed` behind in a table swept too soon."""
+
+    def __init__(self) -> None:
+        self._waiting: list[tuple[float, str]] = []
+        self._lock = threading.Lock()
+
+    def later(self, soak: Soaker, run_id: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            self._waiting.append((now, run_id))
+            due = [run for when, run in self._waiting if when < now - SWEEP_AFTER_SECONDS]
+            self._waiting = [(when, run) for when, run in self._waiting if when >= now - SWEEP_AFTER_SECONDS]
+        if due:
+            forget(soak.dynamodb, soak.stack.table_name, due)
+
+
+SWEEPER = Sweeper()
 
 
 class Operator:
