@@ -5,7 +5,7 @@ every hop's fault at a few percent (SOAK_FAULTS: a lost stream record, a lost sc
 resolver killed after its commit, SendTaskSuccess throttled for 30 s every 5 minutes, InvalidOutput, a
 lost notice, a lost end event) on a local stack whose reconciler passes every SOAK_RECONCILE_SECONDS
 (5), SOAK_CONCURRENCY (8) runs at a time. An operator re-drives the parked deliveries every
-OPERATOR_SECONDS (`waitgate deliveries redrive --all`), as docs/durability.md tells one to.
+15 s (`waitgate deliveries redrive --all`, bench/chaos_upkeep.py), as docs/durability.md tells one to.
 
 It prints runs hung (not ended as the invariant says within SOAK_HUNG_SECONDS of their last act),
 runs resumed twice (more than one recorded delivery), resolutions recorded twice, runs ended the wrong
@@ -22,9 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -32,17 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.chaos_kinds import DURABLE_KINDS, KINDS, Expected, Soaker
+from bench.chaos_upkeep import Operator, Sweeper
 from bench.fault_stack import RunRecord, events_of, faulty_stack, moment, percentile, struck
 from bench.report import Row
-from bench.throughput import forget
-from local.stack_process import REPO_ROOT
 
 RUNS = int(os.environ.get("SOAK_RUNS") or 1000)
 CONCURRENCY = int(os.environ.get("SOAK_CONCURRENCY") or 8)
 RECONCILE = float(os.environ.get("SOAK_RECONCILE_SECONDS") or 5)
 HUNG_SECONDS = float(os.environ.get("SOAK_HUNG_SECONDS") or 180)
-OPERATOR_SECONDS = 15.0
-SWEEP_AFTER_SECONDS = 30.0
 THROTTLE_WINDOWS = ",".join(f"send_task_success:1@{start}s-{start + 30}s" for start in range(120, 7200, 300))
 FAULTS = os.environ.get(
     "SOAK_FAULTS",
@@ -142,56 +137,7 @@ def live(soak: Soaker, number: int) -> Lived:
     return lived
 
 
-class Sweeper:
-    """Sweeps each finished run's items from the table (as a TTL would) SWEEP_AFTER_SECONDS after it
-    was read: its end event reaches the run lifecycle asynchronously, after the engine's end, and
-    would otherwise leave its `run.status_changed` behind in a table swept too soon."""
-
-    def __init__(self) -> None:
-        self._waiting: list[tuple[float, str]] = []
-        self._lock = threading.Lock()
-
-    def later(self, soak: Soaker, run_id: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            self._waiting.append((now, run_id))
-            due = [run for when, run in self._waiting if when < now - SWEEP_AFTER_SECONDS]
-            self._waiting = [(when, run) for when, run in self._waiting if when >= now - SWEEP_AFTER_SECONDS]
-        if due:
-            forget(soak.dynamodb, soak.stack.table_name, due)
-
-
 SWEEPER = Sweeper()
-
-
-class Operator:
-    """Re-drives the parked deliveries every OPERATOR_SECONDS (`waitgate deliveries redrive --all`)."""
-
-    def __init__(self, environment: dict[str, str]) -> None:
-        self.environment, self.redriven = environment, 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="soak-operator", daemon=True)
-
-    def __enter__(self) -> Operator:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._stop.set()
-        self._thread.join(timeout=120)
-
-    def _run(self) -> None:
-        while not self._stop.wait(OPERATOR_SECONDS):
-            done = subprocess.run(
-                [sys.executable, "-m", "local", "deliveries", "redrive", "--all"],
-                cwd=REPO_ROOT,
-                env=self.environment,
-                capture_output=True,
-                text=True,
-                timeout=300,
-                check=False,
-            )
-            self.redriven += sum(1 for line in done.stdout.splitlines() if line.endswith(": delivered"))
 
 
 def heal_seconds(lived: list[Lived], faults: list[dict[str, Any]]) -> tuple[list[float], int, int]:
