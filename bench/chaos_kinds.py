@@ -62,9 +62,15 @@ class Soaker:
             aws_secret_access_key="local",
         )
         self.durable_function = f"{durable['functions']['approval']}:live"
-        self.reader = stack.jwt("soak-reader", "runs:read")
-        self.people = {sub: stack.jwt(sub, "approvals:respond") for sub in ("alice", "ann", "ben")}
         self.dice = random.Random()
+
+    @property
+    def reader(self) -> str:
+        """A fresh JWT for each read: the local issuer's expire in an hour, and a soak runs longer."""
+        return self.stack.jwt("soak-reader", "runs:read")
+
+    def token(self, sub: str) -> str:
+        return self.stack.jwt(sub, "approvals:respond")
 
     def start(self, machine: str, run_id: str, document: dict[str, Any]) -> str:
         arn: str = self.sfn.start_execution(
@@ -105,7 +111,7 @@ class Soaker:
 
         body = json.dumps({"resumeValue": value}).encode()
         headers = {
-            "Authorization": f"Bearer {self.people[sub]}",
+            "Authorization": f"Bearer {self.token(sub)}",
             "Content-Type": "application/json",
             "Idempotency-Key": key,
         }
