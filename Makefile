@@ -17,6 +17,7 @@ PYTEST = $(BIN)/pytest -q --durations=30 --junitxml=$(TEST_REPORTS)/$@.xml
 LAYER_COVERAGE = --cov=layers/waitgate/waitgate --cov-branch --cov-report=
 COVERAGE_DATA = COVERAGE_FILE=.cache/coverage/$@
 
+.PHONY: soak
 .PHONY: dev dev-fresh smoke test static lint typecheck validate checkov unit integration e2e browser-deps axe-core mcp-inspector build bench docs-check pictures docs-pictures clean help
 
 help:
@@ -27,6 +28,7 @@ help:
 	@echo "make smoke  - after sam deploy: make smoke STACK_NAME=<stack> (without: the local stack)"
 	@echo "make build  - sam build of template.yaml into .aws-sam/ (bytecode for the runtime's Python 3.13)"
 	@echo "make bench  - benchmarks (prints a table, writes bench/results/latest.json)"
+	@echo "make soak   - the chaos soak alone: SOAK_RUNS runs (1000) of mixed kinds with every hop's faults"
 	@echo "make pictures - re-make the pictures in docs/ (make docs-pictures: the human page's alone)"
 
 # Two installs into .venv: `make dev` and `make smoke` need only the local stack's packages
@@ -180,6 +182,11 @@ test: $(INSTALLED) browser-deps axe-core mcp-inspector
 
 bench: $(INSTALLED) $(SAM)
 	SAM=$(SAM) WAITGATE_RUNTIME_PYTHON=$(RUNTIME_PYTHON) $(BIN)/python -m bench
+
+# The chaos soak (bench/chaos_soak.py; also a module of make bench): SOAK_RUNS (1000), SOAK_CONCURRENCY,
+# SOAK_FAULTS, SOAK_RECONCILE_SECONDS. A bench, never part of make test.
+soak: $(INSTALLED)
+	$(BIN)/python -m bench chaos_soak
 
 # docs/pictures/: the e-mail and the Slack message as the channels build them (channel-*.png), and the
 # human page's pictures in docs/human-page.md (page/, from the real pages on a local stack of their own)

@@ -23,6 +23,7 @@ MODULES = [
     "throughput",
     "first_request",
     "soak",
+    "chaos_soak",
     "races",
     "slack_clicks",
     "slack_ack",

@@ -17,6 +17,7 @@ from local.patches import (
     emf_lines,
     execution_ends,
     lambda_runtime,
+    moto_queries,
     past_schedules,
     state_data_limit,
     stopped_executions,
@@ -189,6 +190,7 @@ class LocalStack:
         check_moto_version()
         strict_requests.install()  # every boto3 call of the process checked against its service model
         serialize_dynamodb_operations()
+        moto_queries.install()  # a Query reads its partition (or its index), not the whole table sorted
         honour_client_request_tokens()  # a repeated TransactWriteItems token is applied once, as on AWS
         install_faults(self.settings.state_dir.root)  # WAITGATE_FAULTS or the faults file: before any client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS

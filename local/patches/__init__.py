@@ -11,6 +11,7 @@ may have moved), with one line saying what to do.
 | in-process Lambda | `lambda_runtime` | runs functions in Docker |
 | serialized items | `moto_atomicity` | interleaves DynamoDB item operations, keeps every model instance |
 | item rollback | `moto_transactions` | copies each table whole for every TransactWriteItems item |
+| partition queries | `moto_queries` | sorts the whole table for every Query |
 | transaction tokens | `transaction_tokens` | runs a repeated `ClientRequestToken` again |
 | stream delivery | `stream_dispatch` | invokes stream consumers inside the write, unfiltered, at once |
 | SendTaskFailure cause | `task_failures` | drops the cause |

@@ -7,19 +7,24 @@ times out) runs it again, up to the `MaximumRetryAttempts` of the function's Eve
 default); then it sends an invocation record (the request, the error, `condition: RetriesExhausted`,
 `approximateInvokeCount`) to the `DestinationConfig.OnFailure` destination, and without one the event
 is gone. moto 5.2.5's `LambdaFunction.invoke` runs an Event invocation inside the Invoke call, once,
-and forgets a failure, so a dropped expiry never showed. Here it is run on a worker thread, retried
-and dead-lettered as Lambda does; only the pauses are shorter (`RETRY_PAUSES_SECONDS`: Lambda waits
-about a minute, then two). SQS destinations only (the template's); another kind is logged and dropped.
+and forgets a failure, so a dropped expiry never showed. Here it is queued and run by a small pool of
+worker threads (`WORKERS`), retried and dead-lettered as Lambda does; a retry waits in the queue for
+its due time, never in a worker, so one failing function does not hold up the others' invocations.
+Only the pauses are shorter (`RETRY_PAUSES_SECONDS`: Lambda waits about a minute, then two). SQS
+destinations only (the template's); another kind is logged and dropped.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import json
 import logging
-import queue
 import threading
 import time
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,6 +33,7 @@ from local.patches import replace_attribute
 logger = logging.getLogger(__name__)
 DEFAULT_RETRIES = 2
 RETRY_PAUSES_SECONDS = (0.5, 1.0)  # Lambda: ~1 minute, then ~2 minutes
+WORKERS = 4
 
 
 def invocation_record(
@@ -50,36 +56,113 @@ def invocation_record(
     }
 
 
-class AsyncInvoker:
-    """One worker thread running the queued asynchronous invocations in order."""
+@dataclass(order=True)
+class Invocation:
+    """One asynchronous invocation waiting in the queue: due at `due` (the clock's seconds), its
+    `attempt`-th run (1, then Lambda's retries)."""
 
-    def __init__(self) -> None:
-        self._queue: queue.Queue[tuple[Any, Any]] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name="lambda-async", daemon=True)
-        self._thread.start()
+    due: float
+    order: int
+    function: Any = field(compare=False)
+    event: Any = field(compare=False)
+    attempt: int = field(compare=False, default=1)
+
+
+class AsyncInvoker:
+    """A small pool of worker threads running the queued asynchronous invocations, soonest due first.
+
+    A failed run is put back in the queue with its retry's due time (RETRY_PAUSES_SECONDS after the
+    failure) rather than waited for in its worker: one thread once slept through every retry pause
+    while the expiries queued behind it waited, and under load the reconciler expired deadlines before
+    their own scheduled invocation ran. Lambda runs a function's asynchronous invocations concurrently
+    too; no order between them is promised."""
+
+    def __init__(
+        self,
+        workers: int = WORKERS,
+        pauses: tuple[float, ...] = RETRY_PAUSES_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._pauses, self._clock = pauses, clock
+        self._queue: list[Invocation] = []
+        self._order = itertools.count()
+        self._running = 0
+        self._stopped = False
+        self._changed = threading.Condition()
+        self._threads = [
+            threading.Thread(target=self._work, name=f"lambda-async-{n}", daemon=True) for n in range(workers)
+        ]
+        for thread in self._threads:
+            thread.start()
 
     def submit(self, function: Any, event: Any) -> None:
-        self._queue.put((function, event))
+        self._put(Invocation(self._clock(), 0, function, event))
 
-    def _run(self) -> None:
-        while True:
-            function, event = self._queue.get()
+    def _put(self, invocation: Invocation) -> None:
+        with self._changed:
+            invocation.order = next(self._order)
+            heapq.heappush(self._queue, invocation)
+            self._changed.notify_all()  # (a waiting test, or idle(), must not take a worker's wake-up)
+
+    def queued(self, count: int, timeout: float) -> bool:
+        """Whether `count` invocations wait in the queue (not running) within `timeout` seconds (tests)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: len(self._queue) == count, timeout)
+
+    def idle(self, timeout: float) -> bool:
+        """Whether the queue emptied and no run is in flight within `timeout` seconds (tests)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._queue and not self._running, timeout)
+
+    def stop(self) -> None:
+        """The workers end once their run does (what is queued is dropped); tests."""
+        with self._changed:
+            self._stopped = True
+            self._changed.notify_all()
+        for thread in self._threads:
+            thread.join(timeout=30)
+
+    def _next(self) -> Invocation | None:
+        """The soonest invocation, once it is due (None: stopped)."""
+        with self._changed:
+            while not self._stopped:
+                wait = self._queue[0].due - self._clock() if self._queue else None
+                if wait is not None and wait <= 0:
+                    self._running += 1
+                    return heapq.heappop(self._queue)
+                self._changed.wait(wait)
+            return None
+
+    def _work(self) -> None:
+        while (invocation := self._next()) is not None:
             try:
-                self.run_to_the_end(function, event)
+                self.run_once(invocation)
             except Exception:
                 logger.exception(
-                    "asynchronous invocation of %s failed in the stand-in", function.function_name
+                    "asynchronous invocation of %s failed in the stand-in", invocation.function.function_name
                 )
+            finally:
+                with self._changed:
+                    self._running -= 1
+                    self._changed.notify_all()
 
-    def run_to_the_end(self, function: Any, event: Any) -> None:
+    def run_once(self, invocation: Invocation) -> None:
+        """Run it; a failure is queued again for its retry, or (retries spent) sent to OnFailure."""
+        function, event = invocation.function, invocation.event
         config = _invoke_config(function)
         attempts = 1 + int(config.get("MaximumRetryAttempts", DEFAULT_RETRIES))
-        for attempt in range(1, attempts + 1):
-            payload, errored, _ = function._invoke_lambda(event=event)
-            if not errored:
-                return
-            if attempt < attempts:
-                time.sleep(RETRY_PAUSES_SECONDS[min(attempt, len(RETRY_PAUSES_SECONDS)) - 1])
+        payload, errored, _ = function._invoke_lambda(event=event)
+        if not errored:
+            return
+        if invocation.attempt < attempts:
+            pause = self._pauses[min(invocation.attempt, len(self._pauses)) - 1]
+            retry = Invocation(self._clock() + pause, 0, function, event, invocation.attempt + 1)
+            self._put(retry)
+            return
+        self._give_up(invocation, payload, attempts, config)
+
+    def _give_up(self, invocation: Invocation, payload: Any, attempts: int, config: dict[str, Any]) -> None:
+        function, event = invocation.function, invocation.event
         error = _parsed(payload)
         destination = config.get("DestinationConfig", {}).get("OnFailure", {}).get("Destination", "")
         error_type = error.get("errorType", "an error") if isinstance(error, dict) else "an error"

@@ -4,7 +4,10 @@ count the faults of each hop and time their heals.
 
 A line: `{"at": "2026-12-03T10:00:00.123Z", "hop": "stream_record", "answer": "dropped", "runId": …,
 "function": …, "operation": …}`; `runId` where the hop names it (a stream record's key, a schedule's
-input, a notice's attributes), `function` when a handler made the call. Never a token or a body.
+input, a notice's attributes) or the invocation that made the call is about one run (a run-surface
+request's path, an expiry's input, a stream batch of one run's items: local.patches.invocation_logs),
+`function` when a handler made the call, `execution` and `status` for a lost end event (the
+execution's name: the run's id in the samples and the benches). Never a token or a body.
 """
 
 from __future__ import annotations

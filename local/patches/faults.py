@@ -18,6 +18,10 @@ The grammar (`WAITGATE_FAULTS`, or the file `faults` in the state directory), en
                                        (not the outbox, the reconciler or request_interrupt: their own
                                        hops)
            | "notice"                  a notice is lost: the SNS Publish fails
+           | "end_event"               a run's end event is lost: an execution's (or a durable
+                                       execution's) status change never reaches the run lifecycle
+                                       (EventBridge gave up): local.standins.execution_events and
+                                       durable_events drop it
     share  = a number from 0 to 1: the share of the hop's calls (or records) that fail
     window = N "s"                     only in the first N seconds after the faults were switched on
            | A "s-" B "s"              only from A to B seconds after it
@@ -27,7 +31,7 @@ The grammar (`WAITGATE_FAULTS`, or the file `faults` in the state directory), en
     send_task_success:0.2                  20% of SendTaskSuccess calls throttled
     send_task_success:1@60s                every SendTaskSuccess throttled for a minute
     send_task_success:0.05=InvalidOutput   5% of them refused: Step Functions will never take the answer
-    stream_record:0.03,schedule:0.03,kill_after_commit:0.03,notice:0.03
+    stream_record:0.03,schedule:0.03,kill_after_commit:0.03,notice:0.03,end_event:0.03
 
 Switched on at the stack's start from WAITGATE_FAULTS, and at any time by writing the file `faults` in
 the state directory (read again whenever it changes; while it exists its faults replace the
@@ -62,7 +66,8 @@ FAULTS_VARIABLE = "WAITGATE_FAULTS"
 FAULTS_FILE_NAME = "faults"
 DEFAULT_SERVICE = "sfn"
 DEFAULT_ANSWER = "ThrottlingException"
-LOCAL_HOPS = frozenset({"stream_record", "schedule", "kill_after_commit", "notice"})
+LOCAL_HOPS = frozenset({"stream_record", "schedule", "kill_after_commit", "notice", "end_event"})
+DROPPED_HOPS = frozenset({"stream_record", "schedule", "end_event"})  # a lost event, not an answer
 NOTICE_CALL = "sns.Publish"
 DELIVERY_CALLS = frozenset(
     {
@@ -176,7 +181,7 @@ class FaultPlan:
             self._reload()
             return list(self._faults)
 
-    def strikes(self, hop: str, **details: Any) -> Fault | None:
+    def strikes(self, hop: str, **details: Any) -> Fault | None:  # (a Fault is always true)
         """The fault that hits this event of a local hop (stream_record, ...), logged; or None."""
         return self._first(lambda fault: fault.hop == hop, details)
 
@@ -195,7 +200,7 @@ class FaultPlan:
         return None
 
     def _record(self, fault: Fault, details: dict[str, Any]) -> None:
-        answer = "dropped" if fault.hop in ("stream_record", "schedule") else fault.answer
+        answer = "dropped" if fault.hop in DROPPED_HOPS else fault.answer
         answer = "killed" if fault.hop == "kill_after_commit" else answer
         logger.info("fault injected: %s (%s)", fault.hop, answer)
         if self._log is not None:
@@ -226,11 +231,12 @@ class FaultPlan:
         """botocore's before-call: a killed handler, an injected answer, or None (the call goes on)."""
         call = event_name.removeprefix("before-call.")
         function = invocation_logs.current_function()
+        run = invocation_logs.current_run()
         killable = call in DELIVERY_CALLS and function is not None and function not in self.spared
-        if killable and self.strikes("kill_after_commit", operation=call, function=function) is not None:
+        if killable and self.strikes("kill_after_commit", operation=call, function=function, runId=run):
             raise HandlerKilled(f"killed after its commit, before {call} (injected)")
         params = context.get(_PARAMS, {}) if isinstance(context, dict) else {}
-        fault = self.strikes_call(call, runId=_run_of(params), function=function)
+        fault = self.strikes_call(call, runId=_run_of(params) or run, function=function)
         return None if fault is None else answered(call.rpartition(".")[2], fault.answer)
 
 

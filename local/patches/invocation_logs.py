@@ -17,17 +17,43 @@ from contextvars import ContextVar
 from typing import Any
 
 _CURRENT: ContextVar[dict[str, Any] | None] = ContextVar("waitgate_local_invocation", default=None)
+_RUN: ContextVar[str | None] = ContextVar("waitgate_local_invocation_run", default=None)
 _installed: list[bool] = []
+RUN_KEY_PREFIX = "RUN#"
 
 
 @contextmanager
-def invocation(keys: dict[str, Any]) -> Iterator[None]:
-    """While the block runs, records made on this thread carry `keys` (Powertools' lambda context keys)."""
-    token = _CURRENT.set(keys)
+def invocation(keys: dict[str, Any], event: Any = None) -> Iterator[None]:
+    """While the block runs, records made on this thread carry `keys` (Powertools' lambda context keys),
+    and `current_run()` is the run `event` is about, where it says (never in a log line)."""
+    token, run = _CURRENT.set(keys), _RUN.set(run_of_event(event))
     try:
         yield
     finally:
         _CURRENT.reset(token)
+        _RUN.reset(run)
+
+
+def run_of_event(event: Any) -> str | None:
+    """The run an invocation's event is about: a run-surface request's `runId` path parameter, an
+    expiry's or a Task's `runId`, or the one run of a stream batch's keys; else None."""
+    if not isinstance(event, dict):
+        return None
+    path = event.get("pathParameters")
+    found = path.get("runId") if isinstance(path, dict) else None
+    found = found or event.get("runId")
+    if isinstance(found, str) and found:
+        return found
+    records = event.get("Records")
+    keys = [r.get("dynamodb", {}).get("Keys", {}) for r in records if isinstance(r, dict)] if records else []
+    runs = {str(k.get("pk", {}).get("S", "")).split("#", 2)[-1] for k in keys if isinstance(k, dict)}
+    pks = {str(k.get("pk", {}).get("S", "")) for k in keys if isinstance(k, dict)}
+    return runs.pop() if len(runs) == 1 and all(pk.startswith(RUN_KEY_PREFIX) for pk in pks) else None
+
+
+def current_run() -> str | None:
+    """The run the invocation running on this thread is about (None: unknown, or no invocation)."""
+    return _RUN.get()
 
 
 def install() -> None:

@@ -136,7 +136,7 @@ class FunctionRegistry:
         )
         handler, cold = self._acquire(function_name)
         try:
-            with invocation_logs.invocation(context.log_keys(cold)):
+            with invocation_logs.invocation(context.log_keys(cold), event):
                 answer = handler(event, context)
         except HandlerKilled as killed:  # the instance died with it: never handed out again
             raise RuntimeExitError(f"RequestId: {context.aws_request_id} Error: {killed}") from None

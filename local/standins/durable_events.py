@@ -14,6 +14,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from local.patches import faults
 from local.standins.pumps import Pump
 from local.template.event_patterns import matches
 from waitgate.adapters.dynamodb_keys import execution_pk
@@ -72,8 +73,13 @@ class DurableEventPump:
             if aws_arn in self._announced:
                 continue
             execution = self._endpoint.runner_get(runner_arn)
-            if execution.get("Status") in TERMINAL:
-                self.announce(status_change_event(execution, self._region, self._account))
+            if execution.get("Status") not in TERMINAL:
+                continue
+            name, status = execution.get("DurableExecutionName"), execution.get("Status")
+            if faults.strikes("end_event", execution=name, status=status):
+                self._announced.add(aws_arn)  # lost on its way (WAITGATE_FAULTS end_event)
+                continue
+            self.announce(status_change_event(execution, self._region, self._account))
 
     def announce(self, event: dict[str, Any]) -> None:
         """Send `event` to the targets of every rule it matches (once it reached them all, never again)."""

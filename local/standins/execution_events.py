@@ -16,7 +16,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from local.patches import execution_ends
+from local.patches import execution_ends, faults
 from local.standins.pumps import Pump
 from local.template.sam_template import load_template
 
@@ -89,6 +89,9 @@ class ExecutionEventPump:
         """Each subscribed function gets the event asynchronously, as an EventBridge rule's target: a
         run that fails is Lambda's to retry, twice, and then its OnFailure destination's
         (local.patches.async_invocations)."""
+        if faults.strikes("end_event", execution=execution["name"], status=execution["status"]):
+            self._announced.add(execution["executionArn"])  # lost on its way (WAITGATE_FAULTS end_event)
+            return
         event = json.dumps(status_change_event(execution, self._region, self._account), default=str)
         for function in self._functions:
             self._clients("lambda").invoke(

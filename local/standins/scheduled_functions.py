@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 from typing import TYPE_CHECKING, Any
 
 from local.standins.pumps import Pump
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 PERIOD_VARIABLE = "WAITGATE_RECONCILE_SECONDS"
+SLOW_PASS_SECONDS = 1.0  # a pass slower than this says how long it took (the soak reads those lines)
+SLOW_RUN_LINE = "scheduled function %s took %.1f s"
 DEFAULT_PERIOD_SECONDS = 10.0
 
 
@@ -59,9 +62,13 @@ class ScheduledFunctions:
     def tick(self) -> None:
         document = {"periodSeconds": self._seconds, "graceSeconds": self._seconds}
         for function in self._functions:
+            started = time.monotonic()
             answer = self._clients("lambda").invoke(
                 FunctionName=function, Payload=json.dumps(document).encode("utf-8")
             )
+            took = time.monotonic() - started
+            if took > SLOW_PASS_SECONDS:
+                logger.info(SLOW_RUN_LINE, function, took)
             if "FunctionError" in answer:
                 logger.warning("scheduled function %s failed; it runs again in %ss", function, self._seconds)
 

@@ -47,12 +47,15 @@ def test_windows_answers_and_the_local_hops() -> None:
     assert parse_faults("send_task_success:1@10s-70.5s=InvalidOutput") == [
         Fault("sfn.SendTaskSuccess", 1.0, 10.0, 70.5, "InvalidOutput")
     ]
-    hops = parse_faults("stream_record:0.03,schedule:0.03,kill_after_commit:0.03,notice:0.03,sns.publish:1")
+    hops = parse_faults(
+        "stream_record:0.03,schedule:0.03,kill_after_commit:0.03,notice:0.03,end_event:0.03,sns.publish:1"
+    )
     assert [fault.hop for fault in hops] == [
         "stream_record",
         "schedule",
         "kill_after_commit",
         "notice",
+        "end_event",
         "sns.Publish",
     ]
 
@@ -104,14 +107,17 @@ def test_the_switch_file_replaces_the_variables_faults_while_it_exists(tmp_path:
 
 def test_each_fault_that_strikes_is_a_line_of_the_fault_log(tmp_path: Path) -> None:
     log = FaultLog(tmp_path / "faults.jsonl")
-    plan = FaultPlan(parse_faults("stream_record:1,notice:1"), log=log, dice=Dice())
+    plan = FaultPlan(parse_faults("stream_record:1,notice:1,end_event:1"), log=log, dice=Dice())
     plan.strikes("stream_record", runId="r1", sk="NODE#Interrupt")
     plan.strikes_call("sns.Publish", runId="r2", function=None)
+    plan.strikes("end_event", execution="r3", status="ABORTED")
     entries = log.entries()
     assert [(e["hop"], e["answer"], e.get("runId")) for e in entries] == [
         ("stream_record", "dropped", "r1"),
         ("notice", "ThrottlingException", "r2"),
+        ("end_event", "dropped", None),
     ]
+    assert (entries[2]["execution"], entries[2]["status"]) == ("r3", "ABORTED")
     assert entries[1]["operation"] == "sns.Publish" and "function" not in entries[1]
     assert all(entry["at"].endswith("Z") for entry in entries)
 
@@ -140,13 +146,43 @@ def test_a_kill_strikes_a_resolver_after_its_commit_but_not_the_outbox(tmp_path:
     plan = FaultPlan(parse_faults("kill_after_commit:1"), log=log, dice=Dice())
     plan.spared = frozenset({"waitgate-local-StreamDispatchFunction"})
     client = sfn_client(plan)
-    resolver = invocation_logs.invocation({"function_name": "waitgate-local-ResolveByRunFunction"})
+    request = {"pathParameters": {"runId": "r-5", "nodeId": "Interrupt"}}
+    resolver = invocation_logs.invocation({"function_name": "waitgate-local-ResolveByRunFunction"}, request)
     with resolver, pytest.raises(HandlerKilled):
         client.send_task_success(taskToken="t" * 20, output="{}")
     outbox = invocation_logs.invocation({"function_name": "waitgate-local-StreamDispatchFunction"})
     with outbox, pytest.raises(Exception) as spared:  # not killed: the call was sent (and found nobody)
         client.send_task_success(taskToken="t" * 20, output="{}")
     assert not isinstance(spared.value, HandlerKilled)
-    assert [(e["hop"], e["function"]) for e in log.entries()] == [
-        ("kill_after_commit", "waitgate-local-ResolveByRunFunction")
+    assert [(e["hop"], e["function"], e["runId"]) for e in log.entries()] == [
+        ("kill_after_commit", "waitgate-local-ResolveByRunFunction", "r-5")
     ]
+
+
+@pytest.mark.parametrize(
+    ("event", "run"),
+    [
+        ({"pathParameters": {"runId": "r-7", "nodeId": "Interrupt"}}, "r-7"),
+        ({"tenantId": "default", "runId": "r-8", "interruptId": "i"}, "r-8"),
+        (
+            {"Records": [{"dynamodb": {"Keys": {"pk": {"S": "RUN#default#r-9"}, "sk": {"S": "NODE#A"}}}}]},
+            "r-9",
+        ),
+        (
+            {
+                "Records": [
+                    {"dynamodb": {"Keys": {"pk": {"S": "RUN#default#r-1"}}}},
+                    {"dynamodb": {"Keys": {"pk": {"S": "RUN#default#r-2"}}}},
+                ]
+            },
+            None,
+        ),
+        ({"pathParameters": {"token": "secret"}}, None),
+        ("not a dict", None),
+    ],
+)
+def test_the_run_an_invocation_is_about_names_the_faults_it_meets(event: Any, run: str | None) -> None:
+    assert invocation_logs.run_of_event(event) == run
+    with invocation_logs.invocation({"function_name": "f"}, event):
+        assert invocation_logs.current_run() == run
+    assert invocation_logs.current_run() is None

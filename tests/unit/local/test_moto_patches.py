@@ -43,3 +43,30 @@ def test_a_patch_is_installed_once_and_calls_the_original() -> None:
     # Then it is patched once: the original runs under one wrapper, not two
     assert is_patched(Backend, "send")
     assert Backend().send(3) == 6
+
+
+def test_a_stopped_execution_stays_aborted_whatever_its_worker_ends_with() -> None:
+    # Given moto's parser with the stop patch, and executions whose worker ends in an error of its own
+    from types import SimpleNamespace
+
+    from moto.stepfunctions.parser.api import ExecutionStatus
+    from moto.stepfunctions.parser.asl.eval.program_state import ProgramError
+    from moto.stepfunctions.parser.backend.execution import BaseExecutionWorkerCommunication
+
+    from local.patches import stopped_executions
+
+    stopped_executions.install()
+    error = ProgramError({"error": "States.Runtime", "cause": "'>' not supported"})  # type: ignore[arg-type]
+
+    def ended(status: ExecutionStatus) -> SimpleNamespace:
+        worker = SimpleNamespace(env=SimpleNamespace(program_state=lambda: error))
+        execution = SimpleNamespace(exec_status=status, exec_worker=worker, stop_date="at the stop")
+        BaseExecutionWorkerCommunication(execution)._reflect_execution_status()  # type: ignore[arg-type]
+        return execution
+
+    # When one was stopped first (ABORTED) / Then it stays ABORTED, stopped when it was stopped
+    stopped = ended(ExecutionStatus.ABORTED)
+    assert (stopped.exec_status, stopped.stop_date) == (ExecutionStatus.ABORTED, "at the stop")
+    # And one still running fails as moto says
+    running = ended(ExecutionStatus.RUNNING)
+    assert (running.exec_status, running.error) == (ExecutionStatus.FAILED, "States.Runtime")
