@@ -77,7 +77,7 @@ def test_the_functions_behind_public_routes_reserve_concurrency_only_when_asked(
     parameter = template["Parameters"]["PublicFunctionReservedConcurrency"]
     assert (parameter["Default"], parameter["MinValue"]) == (0, 0)
     behind = set(public_routes(template).values())
-    assert len(behind) == 8
+    assert len(behind) == 9  # fresh links (#30) and MCP (#31) joined the seven
     conditional = {
         "Fn::If": [
             "HasPublicFunctionReservedConcurrency",
