@@ -4,6 +4,7 @@ only to the person the link was for, while the request waits for them, at most o
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Iterator
@@ -147,6 +148,27 @@ def test_an_expired_link_answers_410_to_json_and_a_page_that_leads_somewhere_to_
     assert 'action="../fresh-links"' in html and f'value="{token}"' in html
     assert "E-mail me a fresh link" in html
     assert page["headers"]["Cache-Control"] == "no-store"
+
+
+def test_a_form_posted_after_its_link_expired_gets_the_page_that_leads_somewhere(
+    harness: WorkflowHarness, inbox: Inbox
+) -> None:
+    # Given alice's page of a waiting approval, left open until its link expired
+    run = requested(harness, inbox, approversList=["alice"])
+    token = expired_token(run)
+    # When her browser posts the page's form
+    event = token_event(token, method="POST", accept=BROWSER_ACCEPT, raw_body="")
+    event["headers"]["content-type"] = "application/x-www-form-urlencoded"
+    event["body"] = base64.b64encode(urlencode({"action": "approve"}).encode("ascii")).decode("ascii")
+    event["isBase64Encoded"] = True
+    page = Handler("resolve_by_token")(event)
+    # Then 410, the expired link's page as opening the link shows it: the inbox and a fresh link
+    assert page["statusCode"] == 410
+    html = page["body"]
+    assert "This link has expired" in html and run.run_id in html
+    assert 'href="../inbox"' in html and 'action="../fresh-links"' in html
+    # And nothing was recorded: the request still waits (a resolved one is 409 to its links)
+    assert Handler("inspect_by_token")(token_event(live_token(run, "alice")))["statusCode"] == 200
 
 
 def test_a_fresh_link_goes_by_e_mail_to_the_link_s_person_once_per_five_minutes(

@@ -22,9 +22,9 @@ from aws_lambda_powertools.event_handler import Response
 
 from waitgate.answers import Answer
 from waitgate.clock import rfc3339
-from waitgate.errors import PayloadTooLargeError, ValidationFailedError, WaitgateError
+from waitgate.errors import InterruptExpiredError, PayloadTooLargeError, ValidationFailedError, WaitgateError
 from waitgate.http.form_body import form_fields
-from waitgate.http.link_page import page_context
+from waitgate.http.link_page import expired_link_page, page_context
 from waitgate.http.responses import answer_page_response, page_response
 from waitgate.page import Refusal, Resolution, answer_page, interrupt_page
 from waitgate.page.form_resume import resume_value_from_form
@@ -66,7 +66,9 @@ def resolve_form_by_token(
 def form_answer_page(
     token: str, event: Mapping[str, Any], keyring: KeySource, deps: ResolveDependencies, key_for: KeyFor
 ) -> Response[str]:
-    """The page a browser gets for its posted form."""
+    """The page a browser gets for its posted form. A form posted after its link expired, or after the
+    deadline, gets the expired link's page (the inbox, a fresh link, or what was decided), as opening
+    the link would."""
     seen = _Posted()
     try:
         answer = resolve_form_by_token(token, event, keyring, deps, key_for, seen)
@@ -74,6 +76,10 @@ def form_answer_page(
         if seen.form is None or seen.view is None:
             raise
         return _form_again(seen, error.status, error.detail, str(error.extensions.get("path", "")), deps)
+    except InterruptExpiredError:
+        return _expired(token, keyring, deps)
+    if answer.status == 410 and answer.content_type == PROBLEM_CONTENT_TYPE:
+        return _expired(token, keyring, deps)
     if answer.content_type == PROBLEM_CONTENT_TYPE and seen.form is not None and seen.view is not None:
         problem = json.loads(answer.body)
         if problem.get("code") in {"validation_error", "payload_too_large"}:
@@ -91,6 +97,10 @@ def form_answer_page(
         page = answer_page(200, body, resolution, deps.clock.now(), run_gone=_run_gone(record, deps))
         return page_response(200, page)
     return answer_page_response(answer)
+
+
+def _expired(token: str, keyring: KeySource, deps: ResolveDependencies) -> Response[str]:
+    return page_response(410, expired_link_page(token, TokenDependencies(deps.store, keyring, deps.clock)))
 
 
 def _run_gone(record: InterruptRecord, deps: ResolveDependencies) -> bool:
