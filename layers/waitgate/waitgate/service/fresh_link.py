@@ -22,11 +22,10 @@ from datetime import timedelta
 from typing import Literal
 
 from waitgate.errors import InterruptTokenInvalidError, WaitgateError
-from waitgate.notices import FRESH_LINK_KIND, InterruptNotice, interrupt_title
+from waitgate.notices import FRESH_LINK_KIND, interrupt_title
 from waitgate.ports import Clock, Contacts, FreshLinks, InterruptStore, Telemetry
 from waitgate.records import InterruptRecord, RunRef, check_node_id
-from waitgate.service.mint_token import link_for
-from waitgate.service.notify import NotificationDependencies, recipients_of
+from waitgate.service.notify import NotificationDependencies, personal_notice, recipients_of
 from waitgate.service.rules.answerable import pending_record
 from waitgate.service.rules.approver_config import ApprovalConfig, eligibility_of
 from waitgate.telemetry import NoTelemetry, Notified
@@ -94,18 +93,14 @@ def _send_if_owed(
     seconds = int(WINDOW.total_seconds())
     if not deps.sent.first_in_window(run, record.interrupt_id, principal, int(now.timestamp()), seconds):
         return "too-soon"
-    link = link_for(record, "resolve", principal, notifications.keyring, now, notifications.links)
-    notice = InterruptNotice(
-        run=run,
-        node_id=record.node_id,
-        interrupt_id=record.interrupt_id,
-        kind=record.kind,
-        recipient=principal,
-        link=link.url,
-        expires_at=link.expires_at,
-        title=interrupt_title(record.data),
-        notice=FRESH_LINK_KIND,
+    notice = personal_notice(
+        record,
+        principal,
+        notifications,
+        now,
+        notice_kind=FRESH_LINK_KIND,
         channels=("email",),  # asked for by e-mail: only the e-mail deliverer takes it
+        title=interrupt_title(record.data),
     )
     notifications.notifier.notify_interrupt(notice)
     deps.telemetry.record(Notified("topic", "sent", run.tenant_id))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from waitgate.approval import ApproverFields, notification_recipients
@@ -134,6 +135,35 @@ def remind(record: InterruptRecord, step: Step, deps: NotificationDependencies |
         return 0
 
 
+def personal_notice(
+    record: InterruptRecord,
+    recipient: str,
+    deps: NotificationDependencies,
+    now: datetime,
+    *,
+    notice_kind: str,
+    channels: tuple[str, ...],
+    title: str,
+    workflow: str = "",
+) -> InterruptNotice:
+    """A notice for one recipient, with a resolve link minted for them alone (until the deadline,
+    within the notices' link settings)."""
+    link = link_for(record, "resolve", recipient, deps.keyring, now, deps.links)
+    return InterruptNotice(
+        run=record.run,
+        node_id=record.node_id,
+        interrupt_id=record.interrupt_id,
+        kind=record.kind,
+        recipient=recipient,
+        link=link.url,
+        expires_at=link.expires_at,
+        title=title,
+        notice=notice_kind,
+        workflow=workflow,
+        channels=channels,
+    )
+
+
 def _notify_each(
     record: InterruptRecord,
     recipients: tuple[str, ...],
@@ -147,19 +177,15 @@ def _notify_each(
     unreachable: list[EventEntry] = []
     for recipient in recipients:
         points = deps.contacts.contact_points(record.run.tenant_id, recipient) if deps.contacts else None
-        link = link_for(record, "resolve", recipient, deps.keyring, clock.now(), deps.links)
-        notice = InterruptNotice(
-            run=record.run,
-            node_id=record.node_id,
-            interrupt_id=record.interrupt_id,
-            kind=record.kind,
-            recipient=recipient,
-            link=link.url,
-            expires_at=link.expires_at,
-            title=title,
-            notice=notice_kind,
-            workflow=workflow,
+        notice = personal_notice(
+            record,
+            recipient,
+            deps,
+            clock.now(),
+            notice_kind=notice_kind,
             channels=points.channels if points else (),
+            title=title,
+            workflow=workflow,
         )
         if points is not None and not points.channels:
             unreachable.append(notification_events.skipped(notice, None, NO_CONTACT))
