@@ -5,12 +5,27 @@ Pure text (no HTTP framework): the HTTP layer sends it, `answers` keeps it for i
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from waitgate.errors import WaitgateError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 TYPE_BASE = "https://waitgate.dev/problems/"
+INTERNAL_DETAIL = "Something went wrong on our side; it has been logged."
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a refusal means, as its problem+json says it: the spec's code, the detail, and the field
+    it names (`path`, "" for none). What the edges read, so none parses the body back."""
+
+    code: str
+    detail: str
+    path: str = ""
+
+
+INTERNAL = Problem("internal", INTERNAL_DETAIL)
 
 
 def problem_body(status: int, code: str, title: str, detail: str, **extensions: Any) -> str:
@@ -32,8 +47,12 @@ def problem_for(error: WaitgateError) -> tuple[int, str]:
     return status, problem_body(status, error.code, error.title, error.detail, **public)
 
 
+def problem_of(error: WaitgateError) -> Problem:
+    """The meaning of `problem_for(error)`'s body, as fields."""
+    path = error.extensions.get("path")
+    return Problem(error.code, error.detail, path if isinstance(path, str) else "")
+
+
 def internal_problem() -> tuple[int, str]:
-    """A bug: never a stack trace, never an internal name."""
-    return 500, problem_body(
-        500, "internal", "Internal error", "Something went wrong on our side; it has been logged."
-    )
+    """A bug: never a stack trace, never an internal name (its meaning: `INTERNAL`)."""
+    return 500, problem_body(500, INTERNAL.code, "Internal error", INTERNAL.detail)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from waitgate.errors import NotFoundError, ValidationFailedError
+from waitgate.problem_details import Problem
 
 JSONObject = dict[str, Any]
 
@@ -149,13 +150,16 @@ class IdempotencyRef:
 
 @dataclass(frozen=True)
 class StoredAnswer:
-    """The answer first given to a keyed request, kept byte for byte for its replays."""
+    """The answer first given to a keyed request, kept byte for byte for its replays, with what it
+    means (`answers.Answer`: a refusal's problem, a success's value), so a replay means it too."""
 
     fingerprint: str
     status: int
     body: str
     content_type: str
     expires_at_epoch: int  # DynamoDB TTL: 24 h after the first answer
+    problem: Problem | None = None
+    value: Any = None
 
 
 @dataclass(frozen=True)

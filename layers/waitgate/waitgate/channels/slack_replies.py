@@ -7,8 +7,6 @@ deadline: each is explained, and nothing was resolved by it.
 
 from __future__ import annotations
 
-import json
-
 from waitgate.answers import Answer
 from waitgate.errors import WaitgateError
 
@@ -42,7 +40,7 @@ def reply_to(answer: Answer) -> str | None:
         return None
     if answer.status == 202:
         return VOTE_RECORDED
-    return _by_code(_code(answer.body), answer.status)
+    return _by_code(answer.problem.code if answer.problem is not None else "", answer.status)
 
 
 def refusal_reply(error: WaitgateError) -> str:
@@ -57,11 +55,3 @@ def _by_code(code: str, status: int) -> str:
     if status >= 500:
         return _BY_CODE["unavailable"]
     return "This click could not be recorded; nothing was resolved."
-
-
-def _code(body: str) -> str:
-    try:
-        problem = json.loads(body)
-    except ValueError:
-        return ""
-    return str(problem.get("code", "")) if isinstance(problem, dict) else ""

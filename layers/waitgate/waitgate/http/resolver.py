@@ -14,7 +14,14 @@ from waitgate.http.responses import (
     refusal_page_response,
     retry_headers,
 )
-from waitgate.problem_details import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
+from waitgate.problem_details import (
+    INTERNAL,
+    PROBLEM_CONTENT_TYPE,
+    Problem,
+    internal_problem,
+    problem_for,
+    problem_of,
+)
 from waitgate.telemetry import REFUSED_STATUSES, TokenRefused
 
 logger = Logger(child=True)
@@ -65,10 +72,12 @@ def new_token_app() -> APIGatewayHttpResolver:
     expired, 500) instead of problem+json."""
     app = new_http_app()
 
-    def token_problem(status: int, body: str, more: dict[str, str] | None = None) -> Response[str]:
-        headers = {**TOKEN_RESPONSE_HEADERS, **(more or {})}
+    def token_problem(
+        rendered: tuple[int, str], problem: Problem, more: dict[str, str] | None = None
+    ) -> Response[str]:
+        (status, body), headers = rendered, {**TOKEN_RESPONSE_HEADERS, **(more or {})}
         if prefers_html(app.current_event.headers.get("accept")):
-            page = refusal_page_response(status, body)
+            page = refusal_page_response(status, problem)
             page.headers.update(more or {})
             return page
         return Response(status_code=status, content_type=PROBLEM_CONTENT_TYPE, body=body, headers=headers)
@@ -79,15 +88,16 @@ def new_token_app() -> APIGatewayHttpResolver:
             count_refusal(error.status)
         if error.status >= 500:
             logger.error("request failed", extra={"code": error.code, "detail": error.detail})
-        return token_problem(*problem_for(error), retry_headers(error))
+        return token_problem(problem_for(error), problem_of(error), retry_headers(error))
 
     @app.not_found
     def unknown_token_route(_: Exception) -> Response[str]:
-        return token_problem(*problem_for(NotFoundError("No such route.")))
+        unknown = NotFoundError("No such route.")
+        return token_problem(problem_for(unknown), problem_of(unknown))
 
     @app.exception_handler(Exception)  # type: ignore[untyped-decorator]
     def token_bug(error: Exception) -> Response[str]:
         logger.exception("unhandled error", extra={"error_type": type(error).__name__})
-        return token_problem(*internal_problem())
+        return token_problem(internal_problem(), INTERNAL)
 
     return app

@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler import Response
 from waitgate.answers import Answer
 from waitgate.errors import OutcomeUnknownError, TemporarilyUnavailableError, WaitgateError
 from waitgate.http.idempotency import REPLAYED_HEADER
-from waitgate.problem_details import PROBLEM_CONTENT_TYPE
+from waitgate.problem_details import PROBLEM_CONTENT_TYPE, Problem
 
 if TYPE_CHECKING:
     from waitgate.page import RenderedPage
@@ -75,19 +75,17 @@ def page_response(status: int, page: RenderedPage) -> Response[str]:
     return Response(status_code=status, content_type=HTML_CONTENT_TYPE, body=page.html, headers=headers)
 
 
-def refusal_page_response(status: int, problem: str) -> Response[str]:
-    """A refusal (problem+json text of ours) as the page a person reads."""
+def refusal_page_response(status: int, problem: Problem) -> Response[str]:
+    """A refusal as the page a person reads."""
     from waitgate.page import error_page
 
-    document = json.loads(problem)
-    page = error_page(status, str(document.get("code", "")), str(document.get("detail", "")))
-    return page_response(status, page)
+    return page_response(status, error_page(status, problem.code, problem.detail))
 
 
 def answer_page_response(answer: Answer) -> Response[str]:
     """A token resolve's answer for a browser: what was recorded, or why it was not."""
-    if answer.content_type == PROBLEM_CONTENT_TYPE:
-        return refusal_page_response(answer.status, answer.body)
+    if answer.problem is not None:
+        return refusal_page_response(answer.status, answer.problem)
     from waitgate.page import answer_page
 
-    return page_response(answer.status, answer_page(answer.status, json.loads(answer.body)))
+    return page_response(answer.status, answer_page(answer.status, answer.value))

@@ -36,6 +36,8 @@ def stored(ref: IdempotencyRef, answer: Answer, now: datetime) -> StoredAnswer:
         body=answer.body,
         content_type=answer.content_type,
         expires_at_epoch=int((now + RETENTION).timestamp()),
+        problem=answer.problem,
+        value=answer.value,
     )
 
 
@@ -48,7 +50,7 @@ def replay(earlier: StoredAnswer, ref: IdempotencyRef, now: datetime) -> Answer 
         raise IdempotencyKeyReusedError(
             "This Idempotency-Key was used with a different request; use a new key for a new request."
         )
-    return Answer(earlier.status, earlier.body, earlier.content_type, replayed=True)
+    return Answer(earlier.status, earlier.body, earlier.content_type, True, earlier.problem, earlier.value)
 
 
 def refusal_to_keep(error: WaitgateError) -> Answer | None:
