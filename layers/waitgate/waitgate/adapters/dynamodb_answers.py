@@ -4,10 +4,11 @@ A key's scope is not the run: the same caller reusing a key on another run must 
 (422). The item is still read in the request's one BatchGetItem beside the run's items, and written in
 the resolution's own transaction.
 
-An answer's meaning is kept beside its bytes: a refusal's code, detail and path as attributes of their
-own; a success's value is its body (JSON, kept once). An item written before the meaning was kept
-(no `code`) is read from its problem+json body, so a replay across the deploy still means what it
-said: such items are gone 24 h after it (their TTL) and that branch with them."""
+An answer's meaning is kept beside its bytes, so a replay means what the first answer meant without
+parsing it back: a refusal's `code`, `detail` and `path`, a success's `value` (its JSON, as the body
+renders it: at most twice a resume value's 144 KB in the item). An item written before the meaning
+was kept (neither `code` nor `value`) is read from its body; such items are gone 24 h after the
+deploy (their TTL), and that branch can go with them."""
 
 from __future__ import annotations
 
@@ -35,46 +36,48 @@ def answer_item(ref: IdempotencyRef, answer: StoredAnswer) -> Item:
         contentType={"S": answer.content_type},
         ttl={"N": str(answer.expires_at_epoch)},
     )
-    if answer.problem is not None:
-        item.update(problem_attributes(answer.problem))
+    item.update(meaning_attributes(answer))
     return item
 
 
-def problem_attributes(problem: Problem) -> Item:
-    attributes = {"code": {"S": problem.code}}
-    attributes.update(
-        {name: {"S": text} for name, text in (("detail", problem.detail), ("path", problem.path)) if text}
-    )
-    return attributes
+def meaning_attributes(answer: StoredAnswer) -> Item:
+    problem = answer.problem
+    if problem is None:
+        return {"value": {"S": json.dumps(answer.value, separators=(",", ":"), ensure_ascii=False)}}
+    texts = (("detail", problem.detail), ("path", problem.path))
+    return {"code": {"S": problem.code}} | {name: {"S": text} for name, text in texts if text}
 
 
 def answer_from_item(item: Item) -> StoredAnswer:
-    body, content_type = item["body"]["S"], item["contentType"]["S"]
-    refused = content_type == PROBLEM_CONTENT_TYPE
+    problem, value = meaning_from_item(item)
     return StoredAnswer(
         fingerprint=item["fingerprint"]["S"],
         status=int(item["status"]["N"]),
-        body=body,
-        content_type=content_type,
+        body=item["body"]["S"],
+        content_type=item["contentType"]["S"],
         expires_at_epoch=int(item["ttl"]["N"]),
-        problem=problem_from_item(item) if refused else None,
-        value=None if refused else json.loads(body),
+        problem=problem,
+        value=value,
     )
 
 
-def problem_from_item(item: Item) -> Problem:
-    if "code" not in item:  # kept before the meaning was: its problem+json says it
-        return legacy_problem(item["body"]["S"])
-    text = {name: item[name]["S"] for name in ("detail", "path") if name in item}
-    return Problem(item["code"]["S"], text.get("detail", ""), text.get("path", ""))
+def meaning_from_item(item: Item) -> tuple[Problem | None, Any]:
+    if "code" in item:
+        texts = {name: item[name]["S"] for name in ("detail", "path") if name in item}
+        return Problem(item["code"]["S"], texts.get("detail", ""), texts.get("path", "")), None
+    if "value" in item:
+        return None, json.loads(item["value"]["S"])
+    return legacy_meaning(item["body"]["S"], item["contentType"]["S"])
 
 
-def legacy_problem(body: str) -> Problem:
+def legacy_meaning(body: str, content_type: str) -> tuple[Problem | None, Any]:
+    """The meaning of an answer kept before it was kept beside the bytes: what its body says."""
     document = json.loads(body)
+    if content_type != PROBLEM_CONTENT_TYPE:
+        return None, document
     path = document.get("path")
-    return Problem(
-        str(document.get("code", "")), str(document.get("detail", "")), path if isinstance(path, str) else ""
-    )
+    detail = str(document.get("detail", ""))
+    return Problem(str(document.get("code", "")), detail, path if isinstance(path, str) else ""), None
 
 
 RETENTION_SECONDS = 24 * 3600
