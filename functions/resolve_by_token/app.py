@@ -10,7 +10,6 @@ The path holds the token: the event is never logged.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -19,16 +18,12 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.answers import Answer
 from waitgate.composition import keyring, resolve_dependencies
-from waitgate.http.body import json_body, require_object_body
 from waitgate.http.form_body import is_form
-from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_page_response, answer_response
-from waitgate.identity import Caller
+from waitgate.http.token_resolve import resolve_json_by_token
 from waitgate.observability import observed
-from waitgate.records import IdempotencyRef
-from waitgate.service.token_access import KeyFor, resolve_by_token
 
 logger = Logger()
 app = new_token_app()
@@ -41,28 +36,19 @@ def resolve(token: str) -> Response[str]:
     if html and is_form(event):  # the human page, posted by the browser
         from waitgate.http.page_form import form_answer_page
 
-        return form_answer_page(link, event, keyring(), resolve_dependencies(), key_for(event))
+        return form_answer_page(link, event, keyring(), resolve_dependencies())
     answer = answer_to(event, link)
     if html:
         return answer_page_response(answer)
     return answer_response(answer, headers=TOKEN_RESPONSE_HEADERS)
 
 
-def key_for(event: dict[str, Any]) -> KeyFor:
-    def key(caller: Caller, request: Mapping[str, Any]) -> IdempotencyRef | None:
-        return idempotency_ref(event, "resolveInterruptByToken", caller, request)
-
-    return key
-
-
 def answer_to(event: dict[str, Any], link: str) -> Answer:
     if is_form(event):  # the page's form, from a program that prefers JSON
         from waitgate.http.page_form import resolve_form_by_token
 
-        return resolve_form_by_token(link, event, keyring(), resolve_dependencies(), key_for(event))
-    return resolve_by_token(
-        link, lambda: require_object_body(json_body(event)), keyring(), resolve_dependencies(), key_for(event)
-    )
+        return resolve_form_by_token(link, event, keyring(), resolve_dependencies()).resolved.answer
+    return resolve_json_by_token(link, event, keyring(), resolve_dependencies())
 
 
 @logger.inject_lambda_context(clear_state=True, log_event=False)

@@ -1,11 +1,11 @@
-"""Resolving by a signed token on in-memory ports with a real keyring: the checks in the profile's
-order — 401 (shape, MAC) → 410 (expiry) → 403 (intent) → the body → the interrupt's state."""
+"""Resolving by a signed token on in-memory ports with a real keyring, as the handler does it: the
+checks in the profile's order — 401 (shape, MAC) → 410 (expiry) → 403 (intent) → the body → the
+interrupt's state — as the lines of `http.token_resolve`."""
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -19,14 +19,11 @@ from waitgate.errors import (
     InterruptTokenInvalidError,
     NotFoundError,
     UnsupportedMediaTypeError,
-    WaitgateError,
 )
-from waitgate.http.idempotency import idempotency_ref
-from waitgate.identity import Caller
-from waitgate.records import IdempotencyRef
+from waitgate.http.token_resolve import resolve_json_by_token
 from waitgate.service.mint_token import MintRequest, mint_interrupt_token
 from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
-from waitgate.service.token_access import KeyFor, resolve_by_token, token_caller
+from waitgate.service.token_access import token_caller
 from waitgate.tokens import Keyring, TokenClaims, mint
 
 VALUE = {"label": "ok"}
@@ -42,37 +39,35 @@ def link(world: World, intent: str = "resolve", sub: str | None = None, ttl: int
     return mint_interrupt_token(RUN, "Gate", request, world.minting()).token
 
 
-def no_key(caller: Caller, request: Mapping[str, Any]) -> IdempotencyRef | None:
-    return None
+class Body(dict[str, Any]):
+    """The POST's event as API Gateway hands it over, `{resumeValue}` as JSON (or in a media type
+    HTTP refuses, 415); counts whether its body was read at all."""
+
+    def __init__(
+        self, value: Any = VALUE, media_type: str = "application/json", key: str | None = None
+    ) -> None:
+        headers = {"content-type": media_type, **({"Idempotency-Key": key} if key else {})}
+        super().__init__(headers=headers, body=json.dumps({"resumeValue": value}))
+        self.reads = 0
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if name == "body":
+            self.reads += 1
+        return super().get(name, default)
 
 
-def keyed(name: str) -> KeyFor:
-    def key_for(caller: Caller, request: Mapping[str, Any]) -> IdempotencyRef | None:
-        return idempotency_ref(
-            {"headers": {"Idempotency-Key": name}}, "resolveInterruptByToken", caller, request
-        )
-
-    return key_for
+def keyed(name: str) -> Body:
+    return Body(key=name)
 
 
-class Body:
-    """The request body as HTTP reads it; counts whether it was read at all."""
-
-    def __init__(self, value: Any = VALUE, refusal: WaitgateError | None = None) -> None:
-        self.value, self.refusal, self.reads = value, refusal, 0
-
-    def __call__(self) -> Any:
-        self.reads += 1
-        if self.refusal is not None:
-            raise self.refusal
-        return self.value
+def resolve(world: World, token: str, body: Body | None = None) -> Any:
+    return resolve_json_by_token(
+        token, body if body is not None else Body(), world.keyring, world.resolving()
+    )
 
 
-def resolve(world: World, token: str, body: Callable[[], Any] | None = None, key_for: KeyFor = no_key) -> Any:
-    return resolve_by_token(token, body or Body(), world.keyring, world.resolving(), key_for)
-
-
-BAD_BODY = UnsupportedMediaTypeError("The body must be application/json.")
+def bad_body() -> Body:
+    return Body(media_type="text/plain")  # UnsupportedMediaTypeError, once read
 
 
 def test_a_resolve_token_resolves_as_its_sub(world: World) -> None:
@@ -120,7 +115,7 @@ def test_a_token_without_sub_answers_as_the_token_itself(world: World) -> None:
 )
 def test_every_broken_token_is_401_before_the_body_is_read(world: World, forge: Any) -> None:
     world.request(CUSTOM)
-    body = Body(refusal=BAD_BODY)
+    body = bad_body()
     with pytest.raises(InterruptTokenInvalidError):
         resolve(world, forge(link(world)), body)
     assert body.reads == 0
@@ -139,7 +134,7 @@ def test_an_expired_token_is_410_before_its_intent_is_checked(world: World) -> N
     world.request(CUSTOM)
     token = link(world, "inspect", ttl=60)
     world.clock.advance(seconds=60)
-    body = Body(refusal=BAD_BODY)
+    body = bad_body()
     # When used to resolve, Then 410 (not 403), and the body is not read
     with pytest.raises(InterruptExpiredError):
         resolve(world, token, body)
@@ -148,7 +143,7 @@ def test_an_expired_token_is_410_before_its_intent_is_checked(world: World) -> N
 
 def test_an_inspect_token_is_403_before_the_body_is_read(world: World) -> None:
     world.request(CUSTOM)
-    body = Body(refusal=BAD_BODY)
+    body = bad_body()
     with pytest.raises(ForbiddenError):
         resolve(world, link(world, "inspect"), body)
     assert body.reads == 0 and world.interrupt().status == "pending"
@@ -161,7 +156,7 @@ def test_a_refused_body_comes_before_the_interrupts_state(world: World) -> None:
     world.resolve(VALUE)
     # Then a body HTTP refuses is refused first (415), and a good one learns the state (409)
     with pytest.raises(UnsupportedMediaTypeError):
-        resolve(world, token, Body(refusal=BAD_BODY))
+        resolve(world, token, bad_body())
     with pytest.raises(InterruptAlreadyResolvedError):
         resolve(world, token)
 
@@ -221,10 +216,10 @@ def test_a_keyed_resolve_by_token_replays_its_answer(world: World) -> None:
     # Given a keyed resolve through a link
     world.request(CUSTOM)
     token = link(world)
-    first = resolve(world, token, key_for=keyed("k-1"))
+    first = resolve(world, token, keyed("k-1"))
     assert (first.status, first.replayed) == (200, False)
     # When retried with the same key and body, Then the same answer, and nothing is delivered twice
-    again = resolve(world, token, key_for=keyed("k-1"))
+    again = resolve(world, token, keyed("k-1"))
     assert (again.status, again.body, again.replayed) == (200, first.body, True)
     assert len(world.workflow.successes) == 1
 
@@ -233,11 +228,11 @@ def test_the_keys_scope_is_the_token(world: World) -> None:
     # Given two links to one interrupt, each used with the same key
     world.request(CUSTOM)
     first, second = link(world), link(world)
-    resolve(world, first, key_for=keyed("k-1"))
+    resolve(world, first, keyed("k-1"))
     # Then the second link's use is its own request: the interrupt is resolved already (409, kept)
-    answer = resolve(world, second, key_for=keyed("k-1"))
+    answer = resolve(world, second, keyed("k-1"))
     assert (answer.status, answer.replayed) == (409, False)
-    assert resolve(world, second, key_for=keyed("k-1")).replayed
+    assert resolve(world, second, keyed("k-1")).replayed
 
 
 def test_a_keyed_410_past_the_deadline_is_kept_and_replayed(world: World) -> None:
@@ -249,8 +244,8 @@ def test_a_keyed_410_past_the_deadline_is_kept_and_replayed(world: World) -> Non
         TokenClaims(record.interrupt_id, "run-1", "Gate", "default", "resolve", expires), world.keyring
     )
     world.clock.advance(seconds=1)
-    refused = resolve(world, token, key_for=keyed("k-1"))
+    refused = resolve(world, token, keyed("k-1"))
     # Then the 410 is the key's answer, and a retry replays it
     assert (refused.status, json.loads(refused.body)["code"]) == (410, "interrupt_expired")
-    again = resolve(world, token, key_for=keyed("k-1"))
+    again = resolve(world, token, keyed("k-1"))
     assert (again.status, again.body, again.replayed) == (410, refused.body, True)

@@ -14,18 +14,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from waitgate.answers import Answer, json_answer
+from waitgate.answers import Answer, json_answer, problem_answer
 from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import (
     DeliveryFailedError,
     OutcomeUnknownError,
+    PayloadTooLargeError,
     TemporarilyUnavailableError,
+    ValidationFailedError,
     WaitgateError,
 )
 from waitgate.identity import Caller
 from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Telemetry, Workflow
 from waitgate.records import GuardedItem, IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
-from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
+from waitgate.service.deliver_resolution import PARKED, DeliveryDependencies, deliver
 from waitgate.service.rules import conversation, event_log, reentry
 from waitgate.service.rules.answerable import pending_record
 from waitgate.service.rules.approver_config import ApprovalConfig, NoDirectory, eligibility_of
@@ -71,6 +73,7 @@ class ResolveOutcome:
     interrupt_id: str
     resume_value: Any = None
     delivered: bool = False
+    run_gone: bool = False  # delivered inline, the engine said the run no longer waits (task gone, refused)
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -263,22 +266,22 @@ def _deliver(
     does a store that did not take the delivery's bookkeeping (its mark, its event): the answer is the
     committed decision, never a 503 or 504, and the outbox finds the item unmarked."""
     resolved = replace(record, status="resolved", resume_value=resume_value)
+    outcome = ""
     try:
         sender = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
         outcome = deliver(resolved, sender, "inline", committed)
-        delivered = outcome == "delivered"
     except DeliveryFailedError:
-        delivered = False
+        pass
     except (TemporarilyUnavailableError, OutcomeUnknownError) as error:
         logger.warning("delivery bookkeeping not recorded: the outbox sees it", extra={"code": error.code})
-        delivered = False
     return ResolveOutcome(
         status="resolved",
         run_id=record.run.run_id,
         node_id=record.node_id,
         interrupt_id=record.interrupt_id,
         resume_value=resume_value,
-        delivered=delivered,
+        delivered=outcome == "delivered",
+        run_gone=outcome in PARKED,
     )
 
 
@@ -286,27 +289,55 @@ def outcome_answer(outcome: ResolveOutcome) -> Answer:
     return json_answer(200 if outcome.status == "resolved" else 202, outcome.to_json())
 
 
+SHOWN_REFUSALS = (ValidationFailedError, PayloadTooLargeError)  # of the answer itself: a form shows them
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A resolve as a page shows it next: the answer, and the interrupt as the resolve left it (voted on,
+    asked, resolved: what it committed; refused for its content: as it read it). None for a replay or
+    a kept refusal of the interrupt's state."""
+
+    answer: Answer
+    interrupt: InterruptRecord | None = None
+    run_gone: bool = False  # the engine said the run no longer waits: nothing goes on with the answer
+    refusal: WaitgateError | None = None  # one of SHOWN_REFUSALS (the answer is its problem+json)
+
+
 def resolve_answer(command: ResolveCommand, ref: IdempotencyRef | None, deps: ResolveDependencies) -> Answer:
-    """The answer to a resolve request, with or without an Idempotency-Key."""
-    if ref is None:
-        return outcome_answer(resolve_interrupt(command, deps))
+    """The answer to a resolve request, with or without an Idempotency-Key; a refusal that is not kept
+    as the key's answer is raised."""
+    resolved = resolve_shown(command, ref, deps)
+    if resolved.refusal is not None:
+        raise resolved.refusal
+    return resolved.answer
+
+
+def resolve_shown(command: ResolveCommand, ref: IdempotencyRef | None, deps: ResolveDependencies) -> Resolved:
+    """`resolve_answer` for a caller that shows the interrupt next, from the one read of it this resolve
+    made: a refusal of the answer's content (400, 413) comes back with the interrupt, not raised."""
     _correlate(command, deps)
 
-    def attempt() -> tuple[Answer, ResolvePlan | None]:
+    def attempt() -> tuple[Resolved, ResolvePlan | None]:
         view = deps.store.load(command.run, command.node_id, ref)
         now = deps.clock.now()
-        earlier = replay(view.answer, ref, now) if view.answer else None
+        earlier = replay(view.answer, ref, now) if ref is not None and view.answer else None
         if earlier is not None:
-            return earlier, None
+            return Resolved(earlier), None
         try:
             plan = plan_resolve(view, command, deps)
+        except SHOWN_REFUSALS as error:
+            return Resolved(problem_answer(error), view.interrupt, refusal=error), None
         except WaitgateError as error:
-            return kept_refusal(error, ref, deps.store, now), None
+            if ref is None:
+                raise
+            return Resolved(kept_refusal(error, ref, deps.store, now)), None
         answer = outcome_answer(plan.outcome())
-        deps.store.commit(replace(plan.change, answer=(ref, stored(ref, answer, now))))
-        return answer, plan
+        kept = (ref, stored(ref, answer, now)) if ref is not None else None
+        deps.store.commit(replace(plan.change, answer=kept))
+        return Resolved(answer, plan.change.interrupt), plan
 
-    answer, committed = retry_on_conflict(attempt, "interrupt")
-    if committed is not None:
-        after_commit(committed, deps)
-    return answer
+    resolved, committed = retry_on_conflict(attempt, "interrupt")
+    if committed is None:
+        return resolved
+    return replace(resolved, run_gone=after_commit(committed, deps).run_gone)

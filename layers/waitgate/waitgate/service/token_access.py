@@ -1,13 +1,13 @@
 """What a signed token lets its holder do, checked in the profile's order, on the one resolve path.
 
-Order: shape/alg/kid/MAC (401) -> expiry (410) -> intent (403) -> the request body (400/413/415) ->
-interrupt and run state (404, 409, 410 past the deadline). A token's `sub` is the caller; a token
+Order, as a handler's lines: `authorized` — shape/alg/kid/MAC (401) -> expiry (410) -> intent (403) —,
+then it reads the request body (400/413/415), then `resolve_by_token` — interrupt and run state (404,
+409, 410 past the deadline), who may decide (403), the value (400). A token's `sub` is the caller; a token
 without one (a webhook's) answers as `token:<jti>`. The token itself is never logged or echoed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,16 +59,22 @@ def token_command(claims: TokenClaims, resume_value: Any) -> ResolveCommand:
     )
 
 
-KeyFor = Callable[[Caller, Mapping[str, Any]], IdempotencyRef | None]
+def authorized(token: str, keyring: KeySource, deps: ResolveDependencies) -> TokenClaims:
+    """The claims of a token that may resolve now; 401, 410 or 403 otherwise. Its caller checks it
+    before reading the request body: a refused token learns nothing of the body rules."""
+    claims = verified_claims(token, "resolve", keyring, deps.clock)
+    deps.telemetry.correlate(correlation_of(claims))
+    return claims
+
+
+def token_request(claims: TokenClaims, resume_value: Any) -> dict[str, Any]:
+    """What a resolve by token asks, as its Idempotency-Key's fingerprint covers it."""
+    return {"interruptId": claims.interrupt_id, "resumeValue": resume_value}
 
 
 def resolve_by_token(
-    token: str, read_body: Callable[[], Any], keyring: KeySource, deps: ResolveDependencies, key_for: KeyFor
+    claims: TokenClaims, resume_value: Any, ref: IdempotencyRef | None, deps: ResolveDependencies
 ) -> Answer:
-    """The token is checked before the body is read: a refused token learns nothing of body rules.
-    Its Idempotency-Key scope is the token (its jti), so two links never collide."""
-    claims = verified_claims(token, "resolve", keyring, deps.clock)
-    deps.telemetry.correlate(correlation_of(claims))
-    command = token_command(claims, read_body())
-    ref = key_for(command.caller, {"interruptId": claims.interrupt_id, "resumeValue": command.resume_value})
-    return resolve_answer(command, ref, deps)
+    """The interrupt's state (404, 409, 410), who may decide (403), the value (400) — the one resolve
+    path. The Idempotency-Key's scope is the token (its jti), so two links never collide."""
+    return resolve_answer(token_command(claims, resume_value), ref, deps)
