@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 from collections import Counter
@@ -235,3 +236,57 @@ def test_a_keyed_resolve_by_token_replays_and_is_scoped_to_the_token(run_id: str
         first["body"],
         "true",
     )
+
+
+def as_kept_before_meaning(dynamodb: Any, table_name: str) -> list[dict[str, Any]]:
+    """Every kept answer rewritten to the form an item had before its meaning was kept beside its
+    bytes (status, body, content type alone), as items of the last deploy still are for 24 h."""
+    items = [
+        item for item in dynamodb.scan(TableName=table_name)["Items"] if item["pk"]["S"].startswith("IDEM#")
+    ]
+    for item in items:
+        dynamodb.update_item(
+            TableName=table_name,
+            Key={"pk": item["pk"], "sk": item["sk"]},
+            UpdateExpression="REMOVE code, detail, #path, #value",
+            ExpressionAttributeNames={"#path": "path", "#value": "value"},
+        )
+    return items
+
+
+def test_an_answer_kept_before_its_meaning_was_still_replays_and_means_the_same(
+    harness: WorkflowHarness, dynamodb: Any, table_name: str
+) -> None:
+    from tests.support.links import BROWSER_ACCEPT, mint_event, token_event
+
+    # Given alice's link to a 2-of-2 approval: her keyed vote (202), then her keyed second vote (409)
+    run = harness.suspend({**APPROVAL, "data": {**APPROVAL["data"], "requiredApprovals": 2}})
+    Handler("request_interrupt")(run.task_event)
+    minted = Handler("mint_token")(mint_event(run.run_id, "Interrupt", {"intent": "resolve", "sub": "alice"}))
+    token, resolve_by_token = json.loads(minted["body"])["token"], Handler("resolve_by_token")
+
+    def posted(key: str, accept: str = "application/json") -> dict[str, Any]:
+        event = token_event(token, method="POST", body={"resumeValue": ACCEPT}, accept=accept)
+        event["headers"]["idempotency-key"] = key
+        return resolve_by_token(event)
+
+    vote, twice = posted("vote-1"), posted("vote-2")
+    assert (vote["statusCode"], twice["statusCode"]) == (202, 409)
+    # And both kept in the form of the last deploy (the new form said their meaning beside the bytes)
+    kept = as_kept_before_meaning(dynamodb, table_name)
+    assert sorted(("code" in item, "value" in item) for item in kept) == [(False, True), (True, False)]
+    # When each is retried, Then the same bytes again, replayed
+    for key, first in (("vote-1", vote), ("vote-2", twice)):
+        again = posted(key)
+        assert (again["statusCode"], again["body"], again["headers"]["Idempotent-Replayed"]) == (
+            first["statusCode"],
+            first["body"],
+            "true",
+        )
+    # And a browser's retry reads what each meant: the vote recorded; the second vote refused, and why
+    recorded, refused = posted("vote-1", BROWSER_ACCEPT), posted("vote-2", BROWSER_ACCEPT)
+    assert recorded["statusCode"] == 202 and "Your answer was recorded" in recorded["body"]
+    assert "still open" in recorded["body"]
+    detail = json.loads(twice["body"])["detail"]
+    assert refused["statusCode"] == 409 and "You already answered" in refused["body"]
+    assert detail and html.escape(detail) in refused["body"]

@@ -84,7 +84,7 @@ def form_answer_page(
         return _expired(token, keyring, deps)
     if record is None:  # a replay, a kept refusal: the answer as it was given
         return answer_page_response(answer)
-    if answer.problem is not None and posted.resolved.refusal is not None:
+    if answer.problem is not None:  # refused for what it holds: the form again, as it was filled
         refusal = Refusal(posted.fields, answer.problem.path, answer.problem.detail)
         page = interrupt_page(page_context(posted.view(record), deps.clock.now(), refusal))
         return page_response(answer.status, page)
