@@ -1,10 +1,11 @@
 """resolveInterrupt: the one resolve path behind both surfaces (by run, by signed token).
 
 handler -> `resolve_answer` (with its Idempotency-Key: replay, or plan and commit the answer in the
-resolution's own transaction; `resolve_shown` for a page, with the interrupt as it left it) -> `plan_resolve` (the checks and what the answer decides) -> the store's
-one conditional transaction (`rules.optimistic`) -> `after_commit` (deliver to the workflow, or tell the
-agent side of a question). A first keyed resolve costs one BatchGetItem and one TransactWriteItems; a
-replay the read alone (docs/idempotency.md).
+resolution's own transaction; `resolve_shown` for a page, with the interrupt as it left it) ->
+`plan_resolve` (the checks and what the answer decides) -> the store's one conditional transaction
+(`rules.optimistic`) -> `after_commit` (deliver to the workflow, or tell the agent side of a question).
+A first keyed resolve costs one BatchGetItem and one TransactWriteItems; a replay the read alone
+(docs/idempotency.md).
 """
 
 from __future__ import annotations
