@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.service.slack_world import SlackWorld, approvers_world
-from tests.unit.service.world import APPROVAL, RUN, with_data
+from tests.unit.service.world import ACCEPT, APPROVAL, RUN, with_data
 from waitgate.errors import TemporarilyUnavailableError, UnauthorizedError
+from waitgate.identity import Caller
 from waitgate.service.slack_acknowledge import acknowledge
 from waitgate.service.slack_interaction import decide_queued
 from waitgate.telemetry import Decided, Voted
@@ -59,6 +60,21 @@ def test_a_vote_the_queue_hands_over_again_counts_once() -> None:
     assert len(world.interrupt().votes) == 1 and len(world.telemetry.of(Voted)) == 1
     assert all(reply is not None and "recorded" in reply for reply in replies)
     assert "already voted" not in " ".join(text for *_, text in world.messages.told)
+
+
+def test_a_click_that_lost_the_race_is_told_so_again_when_handed_over_again(world: SlackWorld) -> None:
+    # Given alice's Accept queued, and carol deciding before the decider takes it
+    acknowledge(world.click("accept", "U0ALICE"), world.acknowledging())
+    (document,) = world.clicks.take()
+    world.resolve(ACCEPT, caller=Caller(principal="carol", tenant_id="default", via="jwt"))
+    # When the queue hands alice's click over twice: her 409, kept under the click's key, then its replay
+    first = decide_queued(document, world.slack())
+    (kept,) = world.store.answers.values()
+    again = decide_queued(document, world.slack())
+    # Then both tell her it was decided already (the replayed answer says its code as the first did)
+    assert first == again == "This request was already decided; your click changed nothing."
+    assert kept.problem is not None and kept.problem.code == "interrupt_already_resolved"
+    assert world.interrupt().resume_value["decidedBy"] == "carol"  # type: ignore[index]
 
 
 def test_what_is_refused_or_no_click_queues_nothing(world: SlackWorld) -> None:
