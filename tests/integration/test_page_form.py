@@ -237,3 +237,36 @@ def test_a_page_never_says_the_run_goes_on_when_the_engine_says_it_no_longer_wai
     html = assert_page(answer, 200)
     assert "<h1>Your answer was recorded</h1>" in html
     assert "no longer waiting for it" in html and "The run goes on" not in html
+
+
+READS = {"GetItem", "BatchGetItem", "Query", "Scan"}
+
+
+@pytest.mark.parametrize(
+    ("fields", "status"),
+    [({**PAGE_FIELDS, "action": "accept"}, 202), ({**PAGE_FIELDS, "action": "refine"}, 400)],
+    ids=["a vote", "a refused answer"],
+)
+def test_a_posted_form_reads_the_interrupt_once_on_dynamodb(
+    harness: WorkflowHarness, fields: dict[str, str], status: int
+) -> None:
+    from waitgate import composition
+
+    # Given a 2-of-2 approval and bob's link
+    data = {**APPROVAL["data"], "requiredApprovals": 2, "approversList": ["bob", "carol"]}
+    token = minted(suspended(harness, {**APPROVAL, "data": data}))["token"]
+    calls: list[str] = []
+
+    def called(model: Any, **_: Any) -> None:
+        calls.append(model.name)
+
+    events = composition.aws_client("dynamodb").meta.events
+    events.register("before-call.dynamodb", called)
+    try:
+        # When his browser posts the form
+        page = posted_form(token, fields)
+    finally:
+        events.unregister("before-call.dynamodb", called)
+    # Then its page comes from the resolve's one read of the interrupt
+    assert_page(page, status)
+    assert [call for call in calls if call in READS] == ["BatchGetItem"], calls
