@@ -12,7 +12,6 @@ from waitgate.errors import WaitgateError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 TYPE_BASE = "https://waitgate.dev/problems/"
-INTERNAL_DETAIL = "Something went wrong on our side; it has been logged."
 
 
 @dataclass(frozen=True)
@@ -25,7 +24,7 @@ class Problem:
     path: str = ""
 
 
-INTERNAL = Problem("internal", INTERNAL_DETAIL)
+INTERNAL = Problem("internal", "Something went wrong on our side; it has been logged.")
 
 
 def problem_body(status: int, code: str, title: str, detail: str, **extensions: Any) -> str:

@@ -75,7 +75,8 @@ def new_token_app() -> APIGatewayHttpResolver:
     def token_problem(
         rendered: tuple[int, str], problem: Problem, more: dict[str, str] | None = None
     ) -> Response[str]:
-        (status, body), headers = rendered, {**TOKEN_RESPONSE_HEADERS, **(more or {})}
+        status, body = rendered
+        headers = {**TOKEN_RESPONSE_HEADERS, **(more or {})}
         if prefers_html(app.current_event.headers.get("accept")):
             page = refusal_page_response(status, problem)
             page.headers.update(more or {})
