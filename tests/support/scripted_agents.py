@@ -1,0 +1,53 @@
+"""Real agents of each framework with scripted models (their own model interfaces, no network): each
+calls the tool `send_email(to, subject)` once, which needs a person's approval, then says it is done.
+`SENT` records every call that ran, so a test sees the arguments it ran with, and how many times."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+FIRST_ARGUMENTS = {"to": "bob@example.com", "subject": "Quarterly report"}
+
+
+@dataclass
+class Outbox:
+    sent: list[dict[str, Any]] = field(default_factory=list)
+
+    def send_email(self, to: str, subject: str) -> str:
+        self.sent.append({"to": to, "subject": subject})
+        return f"sent to {to}"
+
+
+def langgraph_agent(outbox: Outbox, *, interrupt_mode: str = "batched", checkpointer: Any = None) -> Any:
+    """LangChain's create_agent with HumanInTheLoopMiddleware on send_email and InMemorySaver."""
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import HumanInTheLoopMiddleware
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import tool
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    class ScriptedChatModel(GenericFakeChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            return self
+
+    def script() -> Iterator[AIMessage]:
+        call = {"name": "send_email", "args": dict(FIRST_ARGUMENTS), "id": "call-1", "type": "tool_call"}
+        yield AIMessage(content="", tool_calls=[call])
+        while True:
+            yield AIMessage(content="done")
+
+    @tool
+    def send_email(to: str, subject: str) -> str:
+        """Send an e-mail."""
+        return outbox.send_email(to, subject)
+
+    middleware = HumanInTheLoopMiddleware(interrupt_on={"send_email": True}, interrupt_mode=interrupt_mode)  # type: ignore[arg-type]
+    return create_agent(
+        ScriptedChatModel(messages=script()),
+        tools=[send_email],
+        middleware=[middleware],
+        checkpointer=checkpointer or InMemorySaver(),
+    )
