@@ -51,3 +51,45 @@ def langgraph_agent(outbox: Outbox, *, interrupt_mode: str = "batched", checkpoi
         middleware=[middleware],
         checkpointer=checkpointer or InMemorySaver(),
     )
+
+
+def openai_agent(outbox: Outbox) -> Any:
+    """An openai-agents Agent on a scripted Model (the SDK's own interface): it calls send_email
+    (needs_approval) until it has the tool's output, then answers "done". Tracing off: no network."""
+    import json
+
+    from agents import Agent, Model, ModelResponse, Usage, function_tool, set_tracing_disabled
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+
+    set_tracing_disabled(True)
+
+    class ScriptedModel(Model):
+        async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> Any:
+            answered = any(
+                isinstance(item, dict) and item.get("type") == "function_call_output" for item in list(input)
+            )
+            if answered:
+                text = ResponseOutputText(type="output_text", text="done", annotations=[])
+                output: Any = ResponseOutputMessage(
+                    id="msg-1", type="message", role="assistant", status="completed", content=[text]
+                )
+            else:
+                output = ResponseFunctionToolCall(
+                    type="function_call",
+                    id="fc-1",
+                    call_id="call-1",
+                    name="send_email",
+                    arguments=json.dumps(FIRST_ARGUMENTS),
+                    status="completed",
+                )
+            return ModelResponse(output=[output], usage=Usage(), response_id=None)
+
+        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError("the scripted model does not stream")
+
+    @function_tool(needs_approval=True)
+    def send_email(to: str, subject: str) -> str:
+        """Send an e-mail."""
+        return outbox.send_email(to, subject)
+
+    return Agent(name="mailer", instructions="Mail what you are asked to.", tools=[send_email], model=ScriptedModel())
