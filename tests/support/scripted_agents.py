@@ -93,3 +93,26 @@ def openai_agent(outbox: Outbox) -> Any:
         return outbox.send_email(to, subject)
 
     return Agent(name="mailer", instructions="Mail what you are asked to.", tools=[send_email], model=ScriptedModel())
+
+
+def pydantic_ai_agent(outbox: Outbox) -> Any:
+    """A pydantic-ai Agent on a FunctionModel: it calls send_email (requires_approval) until the tool's
+    return (or its denial) is in the history, then answers "done"; output DeferredToolRequests or str."""
+    from pydantic_ai import Agent, DeferredToolRequests
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    def script(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        returned = any(isinstance(part, ToolReturnPart) for message in messages for part in message.parts)
+        if returned:
+            return ModelResponse(parts=[TextPart("done")])
+        return ModelResponse(parts=[ToolCallPart("send_email", dict(FIRST_ARGUMENTS), tool_call_id="call-1")])
+
+    agent = Agent(FunctionModel(script), output_type=[str, DeferredToolRequests])  # type: ignore[arg-type]
+
+    @agent.tool_plain(requires_approval=True)
+    def send_email(to: str, subject: str) -> str:
+        """Send an e-mail."""
+        return outbox.send_email(to, subject)
+
+    return agent
