@@ -48,7 +48,9 @@ def agent_asks(stack: LocalStackHandle) -> AgentAsks:
 
 def alices_link(stack: LocalStackHandle, run_id: str) -> str:
     def listed() -> str | None:
-        found = run_local(["dev-inbox", "--recipient", "alice", "--run-id", run_id, "--link"], stack.environment)
+        found = run_local(
+            ["dev-inbox", "--recipient", "alice", "--run-id", run_id, "--link"], stack.environment
+        )
         return found.stdout.strip() or None
 
     link: str = wait_for(listed, what=f"alice's notice of {run_id}")
@@ -59,9 +61,15 @@ def alice_decides(stack: LocalStackHandle, run_id: str, decision: dict[str, Any]
     """alice opens her e-mailed link, sees the tool and its arguments, and decides."""
     link = alices_link(stack, run_id)
     seen = WaitgateClient(stack.api_url).inspect_by_token(link).payload["data"]
-    assert (seen["title"], seen["artifactType"], seen["artifact"]) == ("Run send_email?", "tool-call", FIRST_ARGUMENTS)
+    assert (seen["title"], seen["artifactType"], seen["artifact"]) == (
+        "Run send_email?",
+        "tool-call",
+        FIRST_ARGUMENTS,
+    )
     assert seen["actions"] == ["accept", "edit-accept", "reject"]
-    answer = stack.http.post(link.removeprefix(stack.api_url), {"resumeValue": decision | {"decidedAt": _now()}})
+    answer = stack.http.post(
+        link.removeprefix(stack.api_url), {"resumeValue": decision | {"decidedAt": _now()}}
+    )
     assert (answer.status, answer.json()["status"]) == (200, "resolved"), answer.body
 
 
@@ -74,7 +82,9 @@ REJECTION = {"action": "reject", "feedback": "Not to bob: carol owns the report 
 
 
 @pytest.mark.parametrize("decision", [EDIT_ACCEPT, REJECTION], ids=["edit-accept", "reject"])
-def test_a_langgraph_agent_resumes_with_alices_decision(local_stack: LocalStackHandle, decision: dict[str, Any]) -> None:
+def test_a_langgraph_agent_resumes_with_alices_decision(
+    local_stack: LocalStackHandle, decision: dict[str, Any]
+) -> None:
     from waitgate.sdk.langgraph import hand_over, resume_command
 
     asks, outbox = agent_asks(local_stack), Outbox()
@@ -97,7 +107,9 @@ def test_a_langgraph_agent_resumes_with_alices_decision(local_stack: LocalStackH
 
 
 @pytest.mark.parametrize("decision", [EDIT_ACCEPT, REJECTION], ids=["edit-accept", "reject"])
-def test_an_openai_agents_run_resumes_from_its_kept_state(local_stack: LocalStackHandle, decision: dict[str, Any]) -> None:
+def test_an_openai_agents_run_resumes_from_its_kept_state(
+    local_stack: LocalStackHandle, decision: dict[str, Any]
+) -> None:
     from agents import Runner
 
     from waitgate.sdk.openai_agents import PendingApprovals, hand_over, resume_state
@@ -167,8 +179,16 @@ def test_an_ag_ui_run_pauses_on_a_waitgate_interrupt_and_a_replayed_resume_decid
     assert (interrupts[0]["reason"], interrupts[0]["toolCallId"]) == ("tool_call", "call-1")
     # alice answers in the AG-UI client; its next run carries resume[], sent twice (a replay)
     alices_link(local_stack, asked.run_id)  # she was told, as every approver is
-    alice = WaitgateClient(local_stack.api_url, lambda: local_stack.jwt("alice", "approvals:respond", tenant="acme"))
-    resume = [{"interruptId": asked.interrupt_id, "status": "resolved", "payload": EDIT_ACCEPT | {"decidedAt": _now()}}]
+    alice = WaitgateClient(
+        local_stack.api_url, lambda: local_stack.jwt("alice", "approvals:respond", tenant="acme")
+    )
+    resume = [
+        {
+            "interruptId": asked.interrupt_id,
+            "status": "resolved",
+            "payload": EDIT_ACCEPT | {"decidedAt": _now()},
+        }
+    ]
     first = resolve_resume(alice, thread, resume, interrupts)
     replayed = resolve_resume(alice, thread, resume, interrupts)
     assert [(r.status, r.replayed) for r in first + replayed] == [("resolved", False), ("resolved", True)]

@@ -92,7 +92,9 @@ def openai_agent(outbox: Outbox) -> Any:
         """Send an e-mail."""
         return outbox.send_email(to, subject)
 
-    return Agent(name="mailer", instructions="Mail what you are asked to.", tools=[send_email], model=ScriptedModel())
+    return Agent(
+        name="mailer", instructions="Mail what you are asked to.", tools=[send_email], model=ScriptedModel()
+    )
 
 
 def pydantic_ai_agent(outbox: Outbox) -> Any:

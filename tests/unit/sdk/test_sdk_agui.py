@@ -29,11 +29,18 @@ def test_a_tool_call_approval_is_an_interrupt_outcome_with_the_deadline_as_expir
     document = event.model_dump(mode="json", by_alias=True)
     assert document["type"] == "RUN_FINISHED"
     [interrupt] = document["outcome"]["interrupts"]
-    assert (interrupt["reason"], interrupt["toolCallId"], interrupt["expiresAt"]) == ("tool_call", "call-1", DEADLINE)
+    assert (interrupt["reason"], interrupt["toolCallId"], interrupt["expiresAt"]) == (
+        "tool_call",
+        "call-1",
+        DEADLINE,
+    )
     assert interrupt["responseSchema"]["properties"]["action"]["enum"] == ["accept", "edit-accept", "reject"]
     assert interrupt["metadata"] == {"waitgate": {"runId": "mcp-abc", "nodeId": "Interrupt"}}
     read = read_interrupt(interrupt, call=call)
-    assert read == {"tool": "request_approval", "arguments": call.approval(request_key=re_entry_key("ag-ui", "int-1"))}
+    assert read == {
+        "tool": "request_approval",
+        "arguments": call.approval(request_key=re_entry_key("ag-ui", "int-1")),
+    }
 
 
 def test_a_clarification_is_input_required_with_its_answers_schema() -> None:
@@ -50,7 +57,9 @@ def test_a_clarification_is_input_required_with_its_answers_schema() -> None:
 
 def test_ended_interrupts_are_resume_entries() -> None:
     decision = {"action": "accept", "decidedAt": "2026-12-03T10:00:00Z"}
-    resolved = resume_entry(asked(status="resolved", resume_value=decision)).model_dump(mode="json", by_alias=True)
+    resolved = resume_entry(asked(status="resolved", resume_value=decision)).model_dump(
+        mode="json", by_alias=True
+    )
     assert resolved == {"interruptId": "int-1", "status": "resolved", "payload": decision}
     expired = resume_entry(asked(status="expired")).model_dump(mode="json", by_alias=True)
     assert expired == {"interruptId": "int-1", "status": "cancelled"}

@@ -70,7 +70,9 @@ def test_a_rejection_resumes_with_the_reviewers_comment_and_the_tool_never_runs(
 
 
 def test_each_verdict_is_the_hitl_decision_it_reads_back_as() -> None:
-    review = ToolReview(ToolCall("send_email", FIRST_ARGUMENTS, "c1"), ("approve", "edit", "reject", "respond"))
+    review = ToolReview(
+        ToolCall("send_email", FIRST_ARGUMENTS, "c1"), ("approve", "edit", "reject", "respond")
+    )
     verdicts = [
         ToolVerdict(True, dict(FIRST_ARGUMENTS)),
         ToolVerdict(True, EDITED, edited=True),
@@ -92,7 +94,9 @@ def test_a_decision_the_call_does_not_allow_is_refused_by_name() -> None:
 
 json_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=20))
 arguments = st.dictionaries(st.text(min_size=1, max_size=10), json_scalars, max_size=4)
-decisions = st.lists(st.sampled_from(["approve", "edit", "reject", "respond"]), min_size=1, max_size=4, unique=True)
+decisions = st.lists(
+    st.sampled_from(["approve", "edit", "reject", "respond"]), min_size=1, max_size=4, unique=True
+)
 actions = st.fixed_dictionaries(
     {"name": st.text(min_size=1, max_size=20), "args": arguments},
     optional={"description": st.text(max_size=40)},
@@ -131,23 +135,31 @@ def test_a_tool_approval_request_and_a_human_interrupt_read_and_write_back_equal
     ("request_", "field"),
     [
         (
-            {"action_requests": [{"name": "t", "args": {}}], "review_configs": [{"action_name": "t",
-             "allowed_decisions": ["approve"], "args_schema": {}}]},
+            {
+                "action_requests": [{"name": "t", "args": {}}],
+                "review_configs": [{"action_name": "t", "allowed_decisions": ["approve"], "args_schema": {}}],
+            },
             "review_configs[0].args_schema",
         ),
         (
-            {"action_requests": [{"name": "t", "args": {}, "icon": "x"}],
-             "review_configs": [{"action_name": "t", "allowed_decisions": ["approve"]}]},
+            {
+                "action_requests": [{"name": "t", "args": {}, "icon": "x"}],
+                "review_configs": [{"action_name": "t", "allowed_decisions": ["approve"]}],
+            },
             "action_requests[0].icon",
         ),
         (
-            {"action_requests": [{"name": "t", "args": {}}],
-             "review_configs": [{"action_name": "t", "allowed_decisions": ["ignore"]}]},
+            {
+                "action_requests": [{"name": "t", "args": {}}],
+                "review_configs": [{"action_name": "t", "allowed_decisions": ["ignore"]}],
+            },
             "review_configs[0].allowed_decisions[0]",
         ),
         (
-            {"action_requests": [{"name": "t", "args": "[1]"}],
-             "review_configs": [{"action_name": "t", "allowed_decisions": ["approve"]}]},
+            {
+                "action_requests": [{"name": "t", "args": "[1]"}],
+                "review_configs": [{"action_name": "t", "allowed_decisions": ["approve"]}],
+            },
             "action_requests[0].args",
         ),
     ],

@@ -43,13 +43,19 @@ def test_the_approval_names_the_tool_and_shows_its_arguments() -> None:
 @pytest.mark.parametrize(
     ("resume_value", "verdict"),
     [
-        ({"action": "accept", "decidedAt": AT, "decidedBy": "alice"}, ToolVerdict(True, {"to": "bob"}, decided_by="alice")),
+        (
+            {"action": "accept", "decidedAt": AT, "decidedBy": "alice"},
+            ToolVerdict(True, {"to": "bob"}, decided_by="alice"),
+        ),
         (
             {"action": "edit-accept", "decidedAt": AT, "editedArtifactData": {"to": "carol"}},
             ToolVerdict(True, {"to": "carol"}, edited=True),
         ),
         ({"action": "reject", "decidedAt": AT, "feedback": "no"}, ToolVerdict(False, message="no")),
-        ({"answers": {"answer": "sent already"}, "decidedBy": "alice"}, ToolVerdict(False, decided_by="alice", answer="sent already")),
+        (
+            {"answers": {"answer": "sent already"}, "decidedBy": "alice"},
+            ToolVerdict(False, decided_by="alice", answer="sent already"),
+        ),
     ],
 )
 def test_a_decision_reads_as_its_verdict(resume_value: dict[str, Any], verdict: ToolVerdict) -> None:
@@ -65,10 +71,15 @@ def test_no_decision_never_runs_the_tool(status: str) -> None:
     ("resume_value", "field"),
     [
         ({"action": "refine", "decidedAt": AT}, "resumeValue.action"),
-        ({"action": "edit-accept", "decidedAt": AT, "editedArtifactData": [1]}, "resumeValue.editedArtifactData"),
+        (
+            {"action": "edit-accept", "decidedAt": AT, "editedArtifactData": [1]},
+            "resumeValue.editedArtifactData",
+        ),
     ],
 )
-def test_what_is_no_decision_on_a_tool_call_is_refused_by_name(resume_value: dict[str, Any], field: str) -> None:
+def test_what_is_no_decision_on_a_tool_call_is_refused_by_name(
+    resume_value: dict[str, Any], field: str
+) -> None:
     with pytest.raises(MappingRefused) as refused:
         ToolVerdict.of("resolved", resume_value, CALL)
     assert refused.value.field == field
@@ -81,7 +92,10 @@ def test_arguments_that_are_no_json_object_are_refused_by_name(arguments: Any) -
     assert refused.value.field == "args"
 
 
-@given(st.lists(st.text(max_size=20), min_size=1, max_size=4), st.lists(st.text(max_size=20), min_size=1, max_size=4))
+@given(
+    st.lists(st.text(max_size=20), min_size=1, max_size=4),
+    st.lists(st.text(max_size=20), min_size=1, max_size=4),
+)
 def test_the_re_entry_key_is_the_same_for_the_same_parts_only(first: list[str], second: list[str]) -> None:
     assert re_entry_key(*first) == re_entry_key(*first)
     assert (re_entry_key(*first) == re_entry_key(*second)) == (first == second)
@@ -89,8 +103,20 @@ def test_the_re_entry_key_is_the_same_for_the_same_parts_only(first: list[str], 
 
 def test_an_asked_interrupt_reads_get_interrupts_view() -> None:
     view = {
-        "interruptId": "i-1", "runId": "mcp-1", "nodeId": "Interrupt", "kind": "approval", "status": "resolved",
-        "requestedAt": AT, "inboxUrl": "http://x/inbox", "resumeValue": {"action": "accept"}, "decidedBy": "alice",
+        "interruptId": "i-1",
+        "runId": "mcp-1",
+        "nodeId": "Interrupt",
+        "kind": "approval",
+        "status": "resolved",
+        "requestedAt": AT,
+        "inboxUrl": "http://x/inbox",
+        "resumeValue": {"action": "accept"},
+        "decidedBy": "alice",
     }
     asked = AskedInterrupt.of(view)
-    assert (asked.run_id, asked.ended, asked.decided_by, asked.inbox_url) == ("mcp-1", True, "alice", "http://x/inbox")
+    assert (asked.run_id, asked.ended, asked.decided_by, asked.inbox_url) == (
+        "mcp-1",
+        True,
+        "alice",
+        "http://x/inbox",
+    )

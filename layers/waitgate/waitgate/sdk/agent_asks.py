@@ -107,7 +107,9 @@ class AgentAsks:
                 result = await client.call_tool(tool, dict(arguments))
             except MCPError as error:
                 data = error.data if isinstance(error.data, Mapping) else {}
-                raise AskRefused(str(data.get("code", error.code)), data.get("status"), error.message) from None
+                raise AskRefused(
+                    str(data.get("code", error.code)), data.get("status"), error.message
+                ) from None
         if result.is_error or not isinstance(result.structured_content, dict):
             text = " ".join(getattr(part, "text", "") for part in result.content)
             raise AskRefused("tool_error", None, text)

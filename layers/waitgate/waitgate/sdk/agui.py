@@ -94,7 +94,9 @@ def read_interrupt(interrupt: Any, *, call: ToolCall | None = None) -> dict[str,
     A tool_call interrupt needs its `call` (name and arguments come from the stream's TOOL_CALL_*)."""
     from ag_ui.core import Interrupt
 
-    document = interrupt if isinstance(interrupt, Mapping) else interrupt.model_dump(mode="json", by_alias=True)
+    document = (
+        interrupt if isinstance(interrupt, Mapping) else interrupt.model_dump(mode="json", by_alias=True)
+    )
     if unknown := sorted(set(document) - CARRIED):
         raise MappingRefused(f"interrupt.{unknown[0]}", "waitgate cannot carry this member")
     if extra := sorted(set(document.get("metadata") or {}) - {METADATA_KEY}):
@@ -112,7 +114,9 @@ def read_interrupt(interrupt: Any, *, call: ToolCall | None = None) -> dict[str,
         title = model.message or model.id
         arguments = {"title": title, "actions": ["accept", "reject"], "request_key": key}
         return {"tool": "request_approval", "arguments": arguments}
-    raise MappingRefused("interrupt.reason", f"{model.reason!r}: waitgate reads tool_call, confirmation, input_required")
+    raise MappingRefused(
+        "interrupt.reason", f"{model.reason!r}: waitgate reads tool_call, confirmation, input_required"
+    )
 
 
 def resume_entry(asked: AskedInterrupt) -> Any:
@@ -125,7 +129,9 @@ def resume_entry(asked: AskedInterrupt) -> Any:
     return ResumeEntry(interrupt_id=asked.interrupt_id, status="cancelled")
 
 
-def resolve_resume(client: Any, thread_id: str, entries: Sequence[Any], interrupts: Sequence[Any]) -> list[Any]:
+def resolve_resume(
+    client: Any, thread_id: str, entries: Sequence[Any], interrupts: Sequence[Any]
+) -> list[Any]:
     """Resolve in waitgate each resolved entry of `resume[]` (a `WaitgateClient` with the answering
     person's JWT), the interrupt found among `interrupts` (those RUN_FINISHED carried) by id. The
     Idempotency-Key is the digest of thread, interrupt and payload: a replayed resume gets the first

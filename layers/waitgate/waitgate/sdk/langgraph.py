@@ -72,12 +72,12 @@ def read_interrupt(interrupt: Any) -> tuple[Shape, list[ToolReview]]:
     if isinstance(value, list) and value and all(isinstance(item, Mapping) for item in value):
         reviews = [read_human_interrupt(item, call_id=f"{interrupt_id}-{i}") for i, item in enumerate(value)]
         return "human_interrupt", reviews
-    raise MappingRefused("__interrupt__.value", "not a HITLRequest, ToolApprovalRequest or HumanInterrupt list")
+    raise MappingRefused(
+        "__interrupt__.value", "not a HITLRequest, ToolApprovalRequest or HumanInterrupt list"
+    )
 
 
-async def hand_over(
-    asks: AgentAsks, result: Any, *, thread_id: str, **asking: Any
-) -> list[PendingReview]:
+async def hand_over(asks: AgentAsks, result: Any, *, thread_id: str, **asking: Any) -> list[PendingReview]:
     """Ask waitgate for every tool call the run stopped on; `asking` goes to each approval
     (`approvers`, `approver_groups`, `approver_roles`, `timeout_seconds`, `title`). Retried with the
     same thread and interrupts, it asks nobody twice."""
@@ -92,11 +92,15 @@ async def hand_over(
     return pending
 
 
-async def ask_review(asks: AgentAsks, review: ToolReview, key: str, asking: Mapping[str, Any]) -> AskedInterrupt:
+async def ask_review(
+    asks: AgentAsks, review: ToolReview, key: str, asking: Mapping[str, Any]
+) -> AskedInterrupt:
     if review.answered_on_behalf:
         timeout = asking.get("timeout_seconds")
         return await asks.ask_question(review.call.question(request_key=key, timeout_seconds=timeout))
-    return await asks.request_approval(review.call.approval(request_key=key, actions=review.actions, **asking))
+    return await asks.request_approval(
+        review.call.approval(request_key=key, actions=review.actions, **asking)
+    )
 
 
 async def resume_value_map(asks: AgentAsks, pending: Sequence[PendingReview]) -> dict[str, Any]:

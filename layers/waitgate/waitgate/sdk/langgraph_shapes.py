@@ -93,7 +93,9 @@ def write_hitl_request(reviews: Sequence[ToolReview]) -> dict[str, Any]:
         if review.call.description is not None:
             action["description"] = review.call.description
         actions.append(action)
-    configs = [{"action_name": review.call.name, "allowed_decisions": list(review.allowed)} for review in reviews]
+    configs = [
+        {"action_name": review.call.name, "allowed_decisions": list(review.allowed)} for review in reviews
+    ]
     return {"action_requests": actions, "review_configs": configs}
 
 

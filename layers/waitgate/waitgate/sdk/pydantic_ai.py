@@ -48,7 +48,9 @@ def read_requests(requests: Any) -> list[DeferredCall]:
     for call_id, metadata in (requests.metadata or {}).items():
         if metadata:
             raise MappingRefused(f"metadata.{call_id}", "waitgate cannot carry a deferred call's metadata")
-    deferred = [DeferredCall("approval", _call(part, f"approvals[{i}]")) for i, part in enumerate(requests.approvals)]
+    deferred = [
+        DeferredCall("approval", _call(part, f"approvals[{i}]")) for i, part in enumerate(requests.approvals)
+    ]
     for index, part in enumerate(requests.calls):
         if requests.kind(part.tool_call_id) != "question":
             raise MappingRefused(f"calls[{index}]", "an external call: waitgate asks people, not systems")
@@ -79,7 +81,9 @@ async def hand_over(asks: AgentAsks, requests: Any, *, run_key: str, **asking: A
         key = re_entry_key("pydantic-ai", run_key, deferred.call.call_id)
         if deferred.waits_for == "question":
             timeout = asking.get("timeout_seconds")
-            asked.append(await asks.ask_question(deferred.call.question(request_key=key, timeout_seconds=timeout)))
+            asked.append(
+                await asks.ask_question(deferred.call.question(request_key=key, timeout_seconds=timeout))
+            )
         else:
             asked.append(await asks.request_approval(deferred.call.approval(request_key=key, **asking)))
     return PendingCalls(tuple(calls), tuple(asked))
@@ -103,7 +107,9 @@ def write_results(calls: Sequence[DeferredCall], verdicts: Sequence[ToolVerdict]
         if deferred.waits_for == "question":
             results.calls[call_id] = verdict.answer if verdict.answer is not None else verdict.message
         elif verdict.approved:
-            results.approvals[call_id] = ToolApproved(override_args=verdict.arguments if verdict.edited else None)
+            results.approvals[call_id] = ToolApproved(
+                override_args=verdict.arguments if verdict.edited else None
+            )
             if verdict.message:  # an accept's comment: the tool reads it as `ctx.tool_call_metadata`
                 results.metadata[call_id] = {FEEDBACK: verdict.message}
         else:
