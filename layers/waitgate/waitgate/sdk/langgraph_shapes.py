@@ -15,6 +15,7 @@ decision is respond is a clarification (a person answers on the tool's behalf).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -44,7 +45,9 @@ class ToolReview:
         return tuple(HITL_TO_WAITGATE[name] for name in self.allowed if name in HITL_TO_WAITGATE)
 
 
-def _exact(value: Any, field: str, required: set[str], optional: set[str] = frozenset()) -> Mapping[str, Any]:
+def _exact(
+    value: Any, field: str, required: AbstractSet[str], optional: AbstractSet[str] = frozenset()
+) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise MappingRefused(field, "must be an object")
     if missing := sorted(required - set(value)):
