@@ -56,12 +56,25 @@ def langgraph_agent(outbox: Outbox, *, interrupt_mode: str = "batched", checkpoi
 def openai_agent(outbox: Outbox) -> Any:
     """An openai-agents Agent on a scripted Model (the SDK's own interface): it calls send_email
     (needs_approval) until it has the tool's output, then answers "done". Tracing off: no network."""
-    import json
-
-    from agents import Agent, Model, ModelResponse, Usage, function_tool, set_tracing_disabled
-    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+    from agents import Agent, function_tool, set_tracing_disabled
 
     set_tracing_disabled(True)
+
+    @function_tool(needs_approval=True)
+    def send_email(to: str, subject: str) -> str:
+        """Send an e-mail."""
+        return outbox.send_email(to, subject)
+
+    instructions = "Mail what you are asked to."
+    return Agent(name="mailer", instructions=instructions, tools=[send_email], model=scripted_openai_model())
+
+
+def scripted_openai_model() -> Any:
+    """The SDK's Model, scripted: send_email's call, then "done" once the call's output is in the input."""
+    import json
+
+    from agents import Model, ModelResponse, Usage
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
     class ScriptedModel(Model):
         async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> Any:
@@ -87,14 +100,7 @@ def openai_agent(outbox: Outbox) -> Any:
         def stream_response(self, *args: Any, **kwargs: Any) -> Any:
             raise NotImplementedError("the scripted model does not stream")
 
-    @function_tool(needs_approval=True)
-    def send_email(to: str, subject: str) -> str:
-        """Send an e-mail."""
-        return outbox.send_email(to, subject)
-
-    return Agent(
-        name="mailer", instructions="Mail what you are asked to.", tools=[send_email], model=ScriptedModel()
-    )
+    return ScriptedModel()
 
 
 def pydantic_ai_agent(outbox: Outbox) -> Any:
