@@ -168,3 +168,47 @@ def test_what_waitgate_cannot_carry_is_refused_by_name(request_: dict[str, Any],
     with pytest.raises(MappingRefused) as refused:
         read_hitl_request(request_, call_ids=["0"])
     assert refused.value.field == field
+
+
+def test_an_agent_inbox_graph_resumes_with_the_human_response_of_an_edit() -> None:
+    """A StateGraph node that asks with Agent Inbox's HumanInterrupt list, as its docs show."""
+    from typing import TypedDict
+
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import Command, interrupt
+
+    class State(TypedDict, total=False):
+        ran_with: Any
+
+    def review(state: State) -> State:
+        request = {
+            "action_request": {"action": "send_email", "args": dict(FIRST_ARGUMENTS)},
+            "config": {
+                "allow_ignore": True,
+                "allow_respond": False,
+                "allow_edit": True,
+                "allow_accept": True,
+            },
+            "description": "Mail the report?",
+        }
+        response = interrupt([request])[0]
+        return {"ran_with": response["args"]["args"] if response["type"] == "edit" else response["type"]}
+
+    builder = StateGraph(State)
+    builder.add_node("review", review)
+    builder.add_edge(START, "review")
+    builder.add_edge("review", END)
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "inbox-1"}}
+    [stopped] = interrupts_of(graph.invoke({}, config, version="v2"))
+    shape, reviews = read_interrupt(stopped)
+    assert (shape, reviews[0].actions, reviews[0].call.description) == (
+        "human_interrupt",
+        ("accept", "edit-accept", "reject"),
+        "Mail the report?",
+    )
+    pending = PendingReview(str(stopped.id), shape, tuple(reviews), ())
+    resume = pending.resume_value([ToolVerdict(True, EDITED, edited=True)])
+    result = graph.invoke(Command(resume={stopped.id: resume}), config, version="v2")
+    assert result.value == {"ran_with": EDITED}
