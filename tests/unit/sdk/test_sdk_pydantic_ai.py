@@ -87,3 +87,22 @@ def test_metadata_and_external_calls_are_refused_by_name() -> None:
     with pytest.raises(MappingRefused) as refused:
         read_requests(DeferredToolRequests(calls=[part]))
     assert refused.value.field == "calls[0]"
+
+
+def test_a_run_resumes_from_outcomes_it_was_told_of_without_polling() -> None:
+    """The seam for waitgate's webhooks out: the agent already knows how the ask ended."""
+    import asyncio
+
+    from waitgate.sdk.agent_asks import AskedInterrupt, KnownOutcomes
+    from waitgate.sdk.pydantic_ai import PendingCalls, results_of
+
+    agent, outbox, result = stopped()
+    calls = read_requests(result.output)
+    asked = AskedInterrupt("mcp-1", "Interrupt", "i-1", "approval", "pending")
+    edit = {"action": "edit-accept", "decidedAt": "2026-12-03T10:00:00Z", "editedArtifactData": EDITED}
+    told = KnownOutcomes({"mcp-1": AskedInterrupt("mcp-1", "Interrupt", "i-1", "approval", "resolved", edit)})
+    results = asyncio.run(results_of(told, PendingCalls(tuple(calls), (asked,))))
+    agent.run_sync(message_history=result.all_messages(), deferred_tool_results=results)
+    assert outbox.sent == [EDITED]
+    with pytest.raises(ValueError, match="still pending"):
+        asyncio.run(results_of(KnownOutcomes({"mcp-1": asked}), PendingCalls(tuple(calls), (asked,))))

@@ -8,7 +8,8 @@ where it stands, wait for its outcome.
 
 Each ask is one interrupt whatever the number of retries: the server derives its run from the caller,
 the arguments and `request_key`. How the agent learns of the decision is its choice: `outcome` polls;
-a receiver of waitgate's webhooks calls `get_interrupt` (or `AskedInterrupt.of` on the view) when told.
+a receiver of waitgate's webhooks calls `get_interrupt` when told, or hands the resume `KnownOutcomes`
+(every resume takes `Outcomes`: anything with `outcome(run_id)`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 PENDING = "pending"
 
@@ -61,6 +62,27 @@ class AskedInterrupt:
     @property
     def ended(self) -> bool:
         return self.status != PENDING
+
+
+class Outcomes(Protocol):
+    """Where a resume learns how an ask ended: `AgentAsks` polls; `KnownOutcomes` holds what the
+    agent was told otherwise (the seam for waitgate's webhooks out)."""
+
+    async def outcome(self, run_id: str) -> AskedInterrupt: ...
+
+
+@dataclass(frozen=True)
+class KnownOutcomes:
+    """Ended asks the agent already knows, by run id (e.g. from a webhook's event, `AskedInterrupt.of`
+    on its interrupt view); an ask not among them, or not ended, is refused (KeyError, ValueError)."""
+
+    ended: Mapping[str, AskedInterrupt]
+
+    async def outcome(self, run_id: str) -> AskedInterrupt:
+        asked = self.ended[run_id]
+        if not asked.ended:
+            raise ValueError(f"{run_id} is still pending")
+        return asked
 
 
 class AgentAsks:

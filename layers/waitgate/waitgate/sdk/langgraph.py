@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from waitgate.sdk.agent_asks import AgentAsks, AskedInterrupt
+from waitgate.sdk.agent_asks import AgentAsks, AskedInterrupt, Outcomes
 from waitgate.sdk.langgraph_shapes import (
     ToolReview,
     allowed_in_schema,
@@ -103,7 +103,7 @@ async def ask_review(
     )
 
 
-async def resume_value_map(asks: AgentAsks, pending: Sequence[PendingReview]) -> dict[str, Any]:
+async def resume_value_map(asks: Outcomes, pending: Sequence[PendingReview]) -> dict[str, Any]:
     """`{<interrupt id>: <resume value>}` once every ask has ended (polling `asks.outcome`)."""
     resumes = {}
     for review in pending:
@@ -115,7 +115,7 @@ async def resume_value_map(asks: AgentAsks, pending: Sequence[PendingReview]) ->
     return resumes
 
 
-async def resume_command(asks: AgentAsks, pending: Sequence[PendingReview]) -> Any:
+async def resume_command(asks: Outcomes, pending: Sequence[PendingReview]) -> Any:
     """LangGraph's `Command(resume={<interrupt id>: ...})` with every decision."""
     from langgraph.types import Command
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from waitgate.sdk.agent_asks import AgentAsks, AskedInterrupt
+from waitgate.sdk.agent_asks import AgentAsks, AskedInterrupt, Outcomes
 from waitgate.sdk.tool_approvals import MappingRefused, ToolCall, ToolVerdict, json_arguments, re_entry_key
 
 MAX_STATE_BYTES: Final = 1024 * 1024
@@ -85,7 +85,7 @@ async def hand_over(
     return PendingApprovals(stopped.state, stopped.calls, tuple(asked))
 
 
-async def resume_state(asks: AgentAsks, pending: PendingApprovals, agent: Any) -> Any:
+async def resume_state(asks: Outcomes, pending: PendingApprovals, agent: Any) -> Any:
     """The kept RunState with every decision applied, once every ask has ended."""
     verdicts = []
     for call, asked in zip(pending.calls, pending.asked, strict=True):

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from waitgate.sdk.agent_asks import AgentAsks, AskedInterrupt
+from waitgate.sdk.agent_asks import AgentAsks, AskedInterrupt, Outcomes
 from waitgate.sdk.tool_approvals import MappingRefused, ToolCall, ToolVerdict, json_arguments, re_entry_key
 
 Asked = Literal["approval", "question"]
@@ -89,7 +89,7 @@ async def hand_over(asks: AgentAsks, requests: Any, *, run_key: str, **asking: A
     return PendingCalls(tuple(calls), tuple(asked))
 
 
-async def results_of(asks: AgentAsks, pending: PendingCalls) -> Any:
+async def results_of(asks: Outcomes, pending: PendingCalls) -> Any:
     """The DeferredToolResults of every decision, once every ask has ended."""
     verdicts = []
     for deferred, asked in zip(pending.calls, pending.asked, strict=True):
