@@ -33,7 +33,8 @@ help:
 
 # Two installs into .venv: `make dev` and `make smoke` need only the local stack's packages
 # (requirements-stack.lock, 79 of them); `make test` and the rest add the test toolchain
-# (requirements.lock, 117). Either says what it does before it takes its minute or two.
+# (requirements.lock, 145, the agent frameworks of docs/agents.md among them). Either says what it
+# does before it takes its minute or two.
 STACK_INSTALLED := $(VENV)/.stack-installed
 
 $(STACK_INSTALLED): pyproject.toml requirements-stack.lock

@@ -78,3 +78,18 @@ def test_the_mcp_functions_requirements_are_the_sdks_closure_at_the_locks_pins()
     assert set(wanted) == closure(project["optional-dependencies"]["mcp"])
     full = pins("requirements.lock")
     assert {name: full[name] for name in wanted} == wanted
+
+
+AGENT_EXTRAS = ("langgraph", "openai-agents", "pydantic-ai", "ag-ui")
+
+
+def test_the_agent_frameworks_are_extras_the_full_lock_holds_and_the_stack_does_not() -> None:
+    """`pip install waitgate[langgraph]` & co. (docs/agents.md): the tests run them (requirements.lock),
+    the local stack and the layer never install them."""
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    full, stack = pins("requirements.lock"), pins("requirements-stack.lock")
+    for extra in AGENT_EXTRAS:
+        frameworks = [text for text in extras[extra] if not text.startswith("waitgate")]
+        assert closure(frameworks) - {"waitgate"} <= set(full), extra
+        assert not {canonical(Requirement(text).name) for text in frameworks} & set(stack), extra

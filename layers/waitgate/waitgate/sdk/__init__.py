@@ -9,6 +9,9 @@
 - escalation: `Escalation(steps=[EscalationStep(...)], on_deadline=ResolveWith(...))`, the policy
   beside an interrupt: reminders, added approvers, a decision at the deadline;
 - workflow: `interrupt_task_state(...)`, the ASL Task state that suspends on an interrupt.
+- agent frameworks (each imported on its own, each an extra: docs/agents.md): `agent_asks`
+  (`AgentAsks`, an agent's asks over `POST /mcp`), `tool_approvals` (a tool call's approval and
+  verdict), `langgraph`, `openai_agents`, `pydantic_ai`, `agui`;
 - durable (imported on its own: it needs boto3 and aws-durable-execution-sdk-python):
   `wait_for_interrupt(context, Approval(...))` suspends a Lambda durable function on an interrupt.
 
