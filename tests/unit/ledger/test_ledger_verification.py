@@ -56,7 +56,7 @@ def test_the_last_entries_removed_are_named_by_the_signed_head() -> None:
 
 
 def test_a_chain_rewritten_from_an_entry_on_fails_on_the_signature() -> None:
-    entries, head = chain(5)
+    entries, _signed = chain(5)
     forged_key = ec.generate_private_key(ec.SECP256R1())
     assert problems(entries, sign(head_after(entries[-1]), forged_key)) == [("head", 5)]
 
