@@ -74,7 +74,7 @@ def add_ledger_parser(commands: Any) -> None:
             parser.add_argument("file", type=Path, help="an export (JSON lines)")
             parser.add_argument("--public-key", type=Path, help="the verifying key, PEM")
         if action in ("verify", "public-key"):
-            parser.add_argument("--key-id", help="the stack's LedgerKeyArn: its public key from KMS")
+            parser.add_argument("--key-id", help="the stack's LedgerKeyId output: its public key from KMS")
         parser.add_argument("--region", help="with --table or --key-id: the region (default: AWS_REGION)")
 
 
