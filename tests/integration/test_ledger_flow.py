@@ -83,8 +83,9 @@ def test_a_request_its_votes_and_decision_are_appended_and_the_head_verifies(
     requested_entry, voted, resolved = entries
     assert requested_entry["policy"] == QUORUM and requested_entry["interruptId"] == voted["interruptId"]
     assert voted["decidedBy"] == {"principal": "alice", "matchedBy": "list"}
-    assert voted["comment"] == "numbers checked"
+    assert (voted["comment"], voted["via"]) == ("numbers checked", "run")
     assert resolved["decidedBy"]["principal"] == "bob" and resolved["tally"]["counts"] == {"accept": 2}
+    assert resolved["via"] == "run"
     assert resolved["policy"] == QUORUM
     # And the head names the last entry, signed by the ledger's key with ECDSA_SHA_256
     head = DynamoDbLedger(boto3.client("dynamodb", region_name=REGION), table_name).head("default")[1]

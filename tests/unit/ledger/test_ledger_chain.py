@@ -90,3 +90,14 @@ def test_which_events_are_ledgered() -> None:
     assert not any(
         is_ledgered(kind) for kind in ["approval.resolved", "notification.sent", "interrupt.asked"]
     )
+
+
+def test_what_an_answer_came_by_is_the_callers_credential_unless_the_path_says_more() -> None:
+    from waitgate.identity import Caller
+    from waitgate.ledger.entries import via_of
+
+    vias = {kind: via_of(Caller("alice", "acme", kind)) for kind in ("jwt", "token", "slack", "webhook")}
+    assert vias == {"jwt": "run", "token": "link", "slack": "slack", "webhook": "webhook"}
+    vote = {"principal": "alice", "action": "accept", "eligibility": {"matchedBy": "list"}}
+    facts = facts_of("interrupt.voted", "t", "r", "n", {"interruptId": "i", "vote": vote, "via": "inbox"})
+    assert facts["via"] == "inbox"

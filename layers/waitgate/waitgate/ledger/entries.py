@@ -11,12 +11,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from waitgate.ledger.chain import digest
 from waitgate.records import JSONObject
 
 DEADLINE_DECIDER = "waitgate:deadline"
+# What a person's answer came by, as the resolve paths say it in the vote's and decision's events:
+# the run surface's API, a signed link (its page or a program), the signed-in inbox, Slack, a webhook.
+Via = Literal["run", "link", "inbox", "slack", "webhook"]
+SAYS_VIA = frozenset({"interrupt.voted", "interrupt.resolved", "approval.resolved", "clarification.resolved"})
+CALLER_VIA: dict[str, Via] = {"jwt": "run", "token": "link", "slack": "slack", "webhook": "webhook"}
 LEDGERED_TYPES = frozenset(
     {
         "interrupt.requested",
@@ -38,6 +43,11 @@ POLICY_FIELDS = (
     "overrideBypassesQuorum",
     "allowSelfApproval",
 )
+
+
+def via_of(caller: Any) -> Via | None:
+    """What a caller's answer came by: its credential says (a JWT is the run surface's API)."""
+    return CALLER_VIA.get(str(getattr(caller, "via", "")))
 
 
 def is_ledgered(event_type: str) -> bool:
