@@ -145,7 +145,9 @@ def described(path: Path, verdict: Verdict) -> str:
     if verdict.holds:
         span = f"entries {verdict.first_seq}..{verdict.head_seq}" if verdict.entries else "no entries"
         return f"{path}: the ledger holds: {span}, each linked to the one before, up to the signed head"
-    lines = [f"{path}: the ledger does not hold ({len(verdict.problems)} problems; the first comes first):"]
+    count = len(verdict.problems)
+    problems = f"{count} problem{'s' if count > 1 else ''}"
+    lines = [f"{path}: the ledger does not hold ({problems}; the first comes first):"]
     return "\n".join([*lines, *(f"  {problem.message}" for problem in verdict.problems)])
 
 
