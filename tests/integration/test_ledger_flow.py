@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -175,3 +176,27 @@ def test_without_a_ledger_key_nothing_is_appended(harness: WorkflowHarness, tabl
     assert Handler("dispatch_stream")(TableStream(table_name).next_batch()) == {"batchItemFailures": []}
     ledger = DynamoDbLedger(boto3.client("dynamodb", region_name=REGION), table_name)
     assert ledger.head("default") == (Head("default"), None)
+
+
+def test_the_local_stacks_ledger_key_keeps_its_material_across_starts(aws: None, tmp_path: Path) -> None:
+    from local.patches import kept_signing_keys
+
+    # Given the local stack's patch, with the key kept in its state directory
+    kept = tmp_path / "ledger-key.pem"
+    kept_signing_keys.install(kept)
+    kms = boto3.client("kms", region_name=REGION)
+    # When LedgerKey is created, then created again (as the next start does)
+    keys = [
+        kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")["KeyMetadata"]["KeyId"]
+        for _ in range(2)
+    ]
+    # Then both have the kept key's material: a head signed before the restart verifies after it
+    public = serialization.load_pem_private_key(kept.read_bytes(), password=None).public_key()
+    expected = public.public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    assert [public_key_der(kms, key) for key in keys] == [expected, expected]
+    signature = kms.sign(KeyId=keys[0], Message=b"head", MessageType="RAW", SigningAlgorithm="ECDSA_SHA_256")
+    assert signature_check(public, None)(b"head", signature["Signature"], {})  # type: ignore[arg-type]
+    # And a symmetric key is KMS's own as before
+    assert kms.create_key()["KeyMetadata"]["KeySpec"] == "SYMMETRIC_DEFAULT"
