@@ -11,11 +11,14 @@ import boto3
 
 from bench.dynamodb_capacity import Capacity, item_size
 from bench.report import Row
+from waitgate.records import RunRef
 
 GROUP = "ledger"
 REGION = "us-east-1"
 VERIFIED_ENTRIES = 100_000
 TABLE = "waitgate-bench-ledger"
+INTERRUPT_ID = "01JD0000000000000000000000"
+RUN = RunRef("bench", "release-4-2")
 PAYLOAD = {
     "kind": "approval",
     "key": "ship",
@@ -45,7 +48,7 @@ def _decision_events() -> list[Any]:
     """A 2-of-2 approval's ledgered events: the request, alice's vote, bob's deciding vote."""
     from waitgate.records import RunEvent
 
-    about = {"nodeId": "Approve", "interruptId": "01JD0000000000000000000000"}
+    about = {"nodeId": "Approve", "interruptId": INTERRUPT_ID}
     alice, bob = _vote("alice", "checked the change list"), _vote("bob", "ship it")
     resume = {
         "action": "accept",
@@ -80,58 +83,53 @@ class _Writes:
         self.signs += 1
 
 
-def cost_per_fact() -> dict[str, float]:
-    from moto import mock_aws
-
+def _ledger_on_moto(dynamodb: Any, kms: Any) -> Any:
+    """The table (as the template has it) with the approval's node item, the key, the use case's parts."""
     from local.template.sam_template import table_properties
     from waitgate.adapters.dynamodb_items import interrupt_item
     from waitgate.adapters.dynamodb_ledger import DynamoDbLedger
     from waitgate.adapters.dynamodb_store import DynamoDbStore
     from waitgate.adapters.kms_ledger_signer import KmsLedgerSigner
     from waitgate.clock import SystemClock
-    from waitgate.records import InterruptRecord, RunRef
-    from waitgate.service.append_to_ledger import LedgerDependencies, append_to_ledger
+    from waitgate.records import InterruptRecord
+    from waitgate.service.append_to_ledger import LedgerDependencies
+
+    properties = table_properties("InterruptsTable")
+    shape = ("AttributeDefinitions", "KeySchema", "BillingMode", "GlobalSecondaryIndexes")
+    dynamodb.create_table(TableName=TABLE, **{k: properties[k] for k in shape})
+    key = kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")["KeyMetadata"]["KeyId"]
+    record = InterruptRecord(
+        RUN, "Approve", INTERRUPT_ID, "approval", "ship", PAYLOAD, "t", "2026-12-01T09:00:00Z"
+    )
+    dynamodb.put_item(TableName=TABLE, Item=interrupt_item(record))
+    store, signer = DynamoDbStore(dynamodb, TABLE), KmsLedgerSigner(kms, key)
+    return LedgerDependencies(DynamoDbLedger(dynamodb, TABLE), signer, store, SystemClock())
+
+
+def cost_per_fact() -> dict[str, float]:
+    from moto import mock_aws
+
+    from waitgate.service.append_to_ledger import append_to_ledger
 
     with mock_aws():
         dynamodb, kms = boto3.client("dynamodb", region_name=REGION), boto3.client("kms", region_name=REGION)
-        properties = table_properties("InterruptsTable")
-        dynamodb.create_table(
-            TableName=TABLE,
-            **{
-                k: properties[k]
-                for k in ("AttributeDefinitions", "KeySchema", "BillingMode", "GlobalSecondaryIndexes")
-            },
-        )
-        key = kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")["KeyMetadata"]["KeyId"]
-        run = RunRef("bench", "release-4-2")
-        record = InterruptRecord(
-            run,
-            "Approve",
-            "01JD0000000000000000000000",
-            "approval",
-            "ship",
-            PAYLOAD,
-            "t",
-            "2026-12-01T09:00:00Z",
-        )
-        dynamodb.put_item(TableName=TABLE, Item=interrupt_item(record))
-        deps = LedgerDependencies(
-            DynamoDbLedger(dynamodb, TABLE),
-            KmsLedgerSigner(kms, key),
-            DynamoDbStore(dynamodb, TABLE),
-            SystemClock(),
-        )
+        deps = _ledger_on_moto(dynamodb, kms)
         capacity, writes = Capacity(boto3.client("dynamodb", region_name=REGION)), _Writes()
         capacity.attach(dynamodb)
         dynamodb.meta.events.register("provide-client-params.dynamodb.TransactWriteItems", writes.transact)
         kms.meta.events.register("before-call.kms.Sign", writes.sign)
         events = _decision_events()
         for event in events:
-            append_to_ledger(run, event, deps)
-        first = (len(capacity.calls), capacity.write, capacity.read, writes.signs, list(writes.sizes))
-        again = sum(append_to_ledger(run, event, deps) for event in events)  # redelivered: nothing
+            append_to_ledger(RUN, event, deps)
+        calls, write, read, signs, sizes = (
+            len(capacity.calls),
+            capacity.write,
+            capacity.read,
+            writes.signs,
+            writes.sizes[:],
+        )
+        again = sum(append_to_ledger(RUN, event, deps) for event in events)  # redelivered: nothing
     facts = len(events)
-    calls, write, read, signs, sizes = first
     return {
         "facts": facts,
         "calls": calls / facts,

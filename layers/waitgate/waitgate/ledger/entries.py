@@ -101,12 +101,10 @@ def _fingerprint(payload: Any) -> str | None:
 
 def _what_happened(event_type: str, payload: JSONObject) -> JSONObject:
     if event_type == "interrupt.requested":
-        data = payload.get("data") if isinstance(payload.get("data"), Mapping) else {}
-        requester = data.get("requestedBy") if isinstance(data, Mapping) else None
+        requester = _member(payload, "data").get("requestedBy")
         return {"via": "workflow", "decidedBy": _who(requester, "requestedBy") if requester else None}
     if event_type == "interrupt.voted":
-        vote = payload.get("vote") if isinstance(payload.get("vote"), Mapping) else {}
-        return {**_vote_facts(vote), "via": payload.get("via")}
+        return {**_vote_facts(_member(payload, "vote")), "via": payload.get("via")}
     if event_type == "interrupt.resolved":
         return _resolution(payload)
     if event_type == "interrupt.escalated":
@@ -128,6 +126,12 @@ def _what_happened(event_type: str, payload: JSONObject) -> JSONObject:
             "detailDigest": digest(payload),
         }
     return {"via": payload.get("via"), "decidedBy": None, "detail": dict(payload)}
+
+
+def _member(value: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """An object member, or an empty one when it is absent or not an object."""
+    member = value.get(name)
+    return member if isinstance(member, Mapping) else {}
 
 
 def _resolution(payload: JSONObject) -> JSONObject:
