@@ -86,3 +86,21 @@ def test_any_changed_member_is_found(index: int, member: str) -> None:
     tampered = copy.deepcopy(entries)
     tampered[index][member] = 999 if member == "seq" else "forged"
     assert not verify_chain(tampered, head, CHECK).holds
+
+
+MEMBER_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=8,
+)
+HOSTILE_ENTRY = st.dictionaries(
+    st.sampled_from(["seq", "hash", "prev", "type", "x"]), MEMBER_VALUES, max_size=5
+)
+
+
+@given(st.lists(HOSTILE_ENTRY, max_size=6), st.one_of(st.none(), HOSTILE_ENTRY, MEMBER_VALUES))
+def test_a_hostile_file_is_refused_never_crashes(entries: list[dict], head: object) -> None:
+    # Given any JSON objects as entries (integers beyond I-JSON, floats, wrong types) and any head
+    verdict = verify_chain(entries, head, CHECK)  # type: ignore[arg-type]
+    # Then verify answers, and nothing unsigned holds
+    assert not verdict.holds

@@ -64,7 +64,7 @@ def _seq(value: Any) -> int | None:
 def _contents(entries: Sequence[dict[str, Any]]) -> list[Problem]:
     found = []
     for entry in entries:
-        if entry_hash(entry) != entry.get("hash"):
+        if _hash_of(entry) != entry.get("hash"):
             found.append(
                 Problem(
                     "changed",
@@ -127,10 +127,10 @@ def _links(entries: Sequence[dict[str, Any]], flagged: set[int | None]) -> list[
 def _head(
     entries: Sequence[dict[str, Any]], head: dict[str, Any] | None, check_signature: SignatureCheck
 ) -> list[Problem]:
-    if head is None:
+    if not isinstance(head, dict):
         return [Problem("head", None, "the signed head is missing: nothing proves the chain is complete")]
     signature = head.get("signature")
-    if not isinstance(signature, str) or not check_signature(signed_message(head), _b64(signature), head):
+    if not isinstance(signature, str) or not check_signature(_message(head), _b64(signature), head):
         return [Problem("head", _seq(head), "the head's signature does not verify with the ledger's key")]
     seq, by_seq = _seq(head), {_seq(entry): entry for entry in entries}
     last = max((s for s in by_seq if s is not None), default=0)
@@ -144,6 +144,21 @@ def _head(
     if by_seq[seq].get("hash") != head.get("hash"):
         return [Problem("changed", seq, f"entry {seq} was changed: the signed head names another hash")]
     return []
+
+
+def _message(head: dict[str, Any]) -> bytes:
+    try:
+        return signed_message(head)
+    except (TypeError, ValueError):
+        return b""
+
+
+def _hash_of(entry: dict[str, Any]) -> str | None:
+    """The entry's hash, or None for members no entry can hold (an integer beyond I-JSON's range)."""
+    try:
+        return entry_hash(entry)
+    except (TypeError, ValueError):  # rfc8785's domain errors are ValueErrors
+        return None
 
 
 def _b64(text: str) -> bytes:
