@@ -75,6 +75,21 @@ def test_the_actions_fingerprint_and_the_requester_when_the_data_carries_them() 
     assert facts["via"] == "workflow"
 
 
+def test_a_decision_that_names_its_own_fingerprint_is_recorded_with_it() -> None:
+    asked = {
+        "kind": "approval",
+        "key": "k",
+        "data": {"action": {"name": "transfer", "args": {"amount": 100}}},
+    }
+    interrupt = {"interruptId": "i", "kind": "approval", "payload": asked}
+    edited = digest({"name": "transfer", "args": {"amount": 90}})
+    resume = {"action": "edit", "decidedAt": "t", "actionFingerprint": edited, "votes": []}
+    facts = facts_of(
+        "interrupt.resolved", "t", "r", "n", {"interruptId": "i", "resumeValue": resume}, interrupt
+    )
+    assert facts["actionFingerprint"] == edited
+
+
 def test_a_deadline_decision_says_so() -> None:
     resume = {"action": "reject", "decidedAt": "t", "decidedBy": "waitgate:deadline", "votes": []}
     facts = facts_of("interrupt.resolved", "t", "r", "n", {"interruptId": "i", "resumeValue": resume})

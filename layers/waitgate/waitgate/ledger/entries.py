@@ -147,6 +147,8 @@ def _resolution(payload: JSONObject) -> JSONObject:
     else:
         facts["decidedBy"] = None
     facts.update(action=value.get("action"), comment=value.get("feedback"))
+    if isinstance(value.get("actionFingerprint"), str):  # an edit-accept's new action (issue #33, point 1)
+        facts["actionFingerprint"] = value["actionFingerprint"]
     if votes:
         facts["tally"] = {
             "counts": dict(Counter(str(vote.get("action")) for vote in votes)),
