@@ -200,3 +200,31 @@ def test_the_local_stacks_ledger_key_keeps_its_material_across_starts(aws: None,
     assert signature_check(public, None)(b"head", signature["Signature"], {})  # type: ignore[arg-type]
     # And a symmetric key is KMS's own as before
     assert kms.create_key()["KeyMetadata"]["KeySpec"] == "SYMMETRIC_DEFAULT"
+
+
+def test_an_export_since_a_time_starts_there_and_verifies(ledger_key: str, table_name: str) -> None:
+    from waitgate import composition
+    from waitgate.adapters.kms_ledger_signer import KmsLedgerSigner
+    from waitgate.clock import SystemClock
+    from waitgate.service.append_to_ledger import LedgerDependencies, signed_head
+
+    # Given three entries recorded on three days, the head signed by KMS
+    ledger = DynamoDbLedger(composition.aws_client("dynamodb"), table_name)
+    signer = KmsLedgerSigner(composition.aws_client("kms"), ledger_key)
+    deps = LedgerDependencies(ledger, signer, composition.store(), SystemClock())
+    head = Head("default")
+    for day in (1, 2, 3):
+        entry = next_entry(
+            head, f"run#{day}", {"type": "interrupt.requested", "recordedAt": f"2026-12-0{day}T00:00:00Z"}
+        )
+        assert ledger.append(entry, signed_head(head_after(entry), deps), head.seq)
+        head = head_after(entry)
+    # When it is exported since the second day
+    written = io.StringIO()
+    export(ledger, "default", "2026-12-02T00:00:00Z", written)
+    lines = [json.loads(line) for line in written.getvalue().splitlines()]
+    # Then the export starts at entry 2, ends with the head, and verifies from there
+    assert [line.get("seq") for line in lines[:-1]] == [2, 3] and lines[-1]["ledgerHead"]["seq"] == 3
+    public_key = serialization.load_der_public_key(public_key_der(composition.aws_client("kms"), ledger_key))
+    check = signature_check(public_key, ledger_key)  # type: ignore[arg-type]
+    assert verify_chain(lines[:-1], lines[-1]["ledgerHead"], check).holds
