@@ -16,6 +16,7 @@ from local.patches import (
     check_moto_version,
     emf_lines,
     execution_ends,
+    kept_signing_keys,
     lambda_runtime,
     moto_queries,
     past_schedules,
@@ -200,6 +201,7 @@ class LocalStack:
         past_schedules.install()  # a one-time schedule in the past is refused, as on AWS
         async_invocations.install()  # Event invocations retried twice, then to OnFailure, as on AWS
         emf_lines.install(MetricsLog(self.settings.state_dir))  # EMF lines kept for dev-metrics
+        kept_signing_keys.install(self.settings.state_dir.ledger_key)  # the ledger's key outlives a restart
         self._streams = StreamDispatcher()
         self._streams.install()
 

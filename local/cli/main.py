@@ -74,6 +74,12 @@ COMMANDS = {
         "run_directory",
         "manage approver groups and roles (the local stack's, or a deployed table's)",
     ),
+    "ledger": Command(
+        "local.cli.ledger",
+        "add_ledger_parser",
+        "run_ledger",
+        "export and verify the tamper-evident decision ledger",
+    ),
     "inbox-backfill": Command(
         "local.cli.inbox_backfill",
         "add_backfill_parser",
@@ -114,6 +120,7 @@ ONE_LINE_ERRORS = (
     ("local.cli.directory", "ContactRefusedError"),
     ("local.cli.webhooks", "SourceRefusedError"),
     ("local.cli.deliveries", "RedriveRefusedError"),
+    ("local.cli.ledger", "LedgerFileError"),
     ("botocore.exceptions", "BotoCoreError"),
     ("botocore.exceptions", "ClientError"),
 )

@@ -18,6 +18,7 @@ may have moved), with one line saying what to do.
 | StopExecution | `stopped_executions` | leaves a task-token wait RUNNING |
 | execution ends told | `execution_ends` | emits no event when an execution ends |
 | EMF lines kept | `emf_lines` | (Powertools) nobody reads printed EMF: kept for dev-metrics |
+| kept signing key | `kept_signing_keys` | new key material at every start (old heads would not verify) |
 | state data limit | `state_data_limit` | measures state data escaped; States.ALL catches DataLimitExceeded |
 | past schedules | `past_schedules` | accepts a one-time schedule whose time has passed |
 | async invocations | `async_invocations` | runs an Event invocation once, inline; forgets a failure |

@@ -27,6 +27,11 @@ class StateDir:
         return self.root / "issuer-key.pem"
 
     @property
+    def ledger_key(self) -> Path:
+        """The decision ledger's signing key (local.patches.kept_signing_keys, docs/ledger.md)."""
+        return self.root / "ledger-key.pem"
+
+    @property
     def pid_file(self) -> Path:
         return self.root / "dev.pid"
 
@@ -65,6 +70,7 @@ class StateDir:
             self.metrics_log,
             self.stack_log,
             self.issuer_key,
+            self.ledger_key,
             self.local_json,
         )
         for path in kept:

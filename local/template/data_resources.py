@@ -105,9 +105,13 @@ def create_ssm_parameter(context: StackContext, logical_id: str, properties: dic
 
 
 def create_key(context: StackContext, logical_id: str, properties: dict[str, Any]) -> Created:
-    """A KMS key with its key policy (moto keeps it; nothing local encrypts with it)."""
+    """A KMS key with its key policy and spec (nothing local encrypts with the symmetric one; the
+    ledger's signing key signs, its material kept across restarts: local.patches.kept_signing_keys)."""
+    shape = {name: str(properties[name]) for name in ("KeySpec", "KeyUsage") if name in properties}
     key = context.clients("kms").create_key(
-        Description=str(properties.get("Description", "")), Policy=json.dumps(properties["KeyPolicy"])
+        Description=str(properties.get("Description", "")),
+        Policy=json.dumps(properties["KeyPolicy"]),
+        **shape,
     )["KeyMetadata"]
     return Created(ref=key["KeyId"], attributes={"Arn": key["Arn"], "KeyId": key["KeyId"]})
 

@@ -35,6 +35,7 @@ NEEDS_A_STACK = [
     ["inbox-backfill", "--dry-run"],
     ["deliveries", "list"],
     ["deliveries", "redrive", "--all"],
+    ["ledger", "export", "--tenant", "acme"],
 ]
 HELPS = [
     [],
@@ -49,6 +50,8 @@ HELPS = [
     ["deliveries"],
     ["deliveries", "redrive"],
     ["smoke"],
+    ["ledger"],
+    ["ledger", "verify"],
 ]
 
 

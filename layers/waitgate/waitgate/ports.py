@@ -11,6 +11,7 @@ from waitgate.channels.contacts import ChannelName, ContactPoints
 from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
 from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
+from waitgate.ledger.chain import Head
 from waitgate.notices import InterruptNotice
 from waitgate.reconciliation import EngineState, OutstandingRef
 from waitgate.records import (
@@ -348,4 +349,28 @@ class StreamProgress(Protocol):
 
     def save(self, record_id: str, progress: RecordProgress) -> None:
         """Kept at least as long as the stream keeps the record (24 hours)."""
+        ...
+
+
+class Ledger(Protocol):
+    """The per-tenant decision ledger (docs/ledger.md): its head, serial appends, its entries in order."""
+
+    def head(self, tenant_id: str) -> tuple[Head, JSONObject | None]:
+        """The tenant's head (seq 0 before the first entry) and its signed form (None before it)."""
+        ...
+
+    def append(self, entry: JSONObject, signed_head: JSONObject, expected_seq: int) -> bool:
+        """Append `entry` and move the head, if the head is still at `expected_seq`: True; False when
+        the entry's source was appended already (nothing written); ConcurrentUpdateError when the head
+        moved (re-read and try again)."""
+        ...
+
+
+class LedgerSigner(Protocol):
+    """Signs the ledger's head: KMS Sign with an asymmetric key (adapters/kms_ledger_signer)."""
+
+    key_id: str
+
+    def sign(self, message: bytes) -> bytes:
+        """The DER-encoded ECDSA P-256 / SHA-256 signature of `message`."""
         ...

@@ -37,6 +37,7 @@ class Settings(BaseModel):
     # function that applies them (request_interrupt), not in every function's 4 KB of environment.
     escalation_defaults_parameter: str = ""
     parking_queue_url: str = ""  # the stream dispatcher parks a Slack refresh it gave up on there
+    ledger_key_id: str = ""  # the KMS key that signs the decision ledger's head (docs/ledger.md)
     schedule_dead_letter_arn: str = ""  # every schedule's target DeadLetterConfig (an SQS queue)
 
     # Channels (docs/channels.md): SES v2's sender and configuration set, the Slack Web API, the
@@ -89,6 +90,7 @@ class Settings(BaseModel):
             escalate_function_arn=env.get("ESCALATE_FUNCTION_ARN", ""),
             escalation_defaults_parameter=env.get("ESCALATION_DEFAULTS_PARAMETER", ""),
             parking_queue_url=env.get("PARKING_QUEUE_URL", ""),
+            ledger_key_id=env.get("LEDGER_KEY_ID", ""),
             schedule_dead_letter_arn=env.get("SCHEDULE_DEAD_LETTER_ARN", ""),
             email_sender=env.get("EMAIL_SENDER", ""),
             email_configuration_set=env.get("EMAIL_CONFIGURATION_SET", ""),

@@ -1,21 +1,25 @@
 """Wires the table stream's one reader (service/dispatch_stream): which consumers a record is work for,
 each bound to its use case and dependencies; where the progress of a failed record is kept; where a
-Slack refresh that was given up on is parked."""
+Slack refresh that was given up on is parked. The decision ledger (docs/ledger.md) follows the outbox:
+it is retried as long as the mapping retries, since a fact left out is a ledger incomplete."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from waitgate.composition import aws_client, deadline_scheduler, delivery_dependencies
+from waitgate.clock import SystemClock
+from waitgate.composition import aws_client, deadline_scheduler, delivery_dependencies, store
 from waitgate.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.ports import StreamProgress
+    from waitgate.service.append_to_ledger import LedgerDependencies
     from waitgate.service.dispatch_stream import Consumer, RoutedRecord
 
-OUTBOX, SLACK_REFRESH, SCHEDULE_CLEANUP = "outbox", "slack-refresh", "schedule-cleanup"
+OUTBOX, LEDGER, SLACK_REFRESH, SCHEDULE_CLEANUP = "outbox", "ledger", "slack-refresh", "schedule-cleanup"
 SLACK_REFRESH_RETRIES = 5  # as its own mapping had (docs/channels.md)
 SCHEDULE_CLEANUP_RETRIES = 3  # best effort: a schedule left behind fires and changes nothing
 
@@ -33,7 +37,13 @@ def routed(raw_records: list[Mapping[str, Any]]) -> list[RoutedRecord]:
 def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
     from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
-    from waitgate.adapters.dynamodb_stream import decided_interrupt, ended_interrupt, undelivered_ending
+    from waitgate.adapters.dynamodb_stream import (
+        decided_interrupt,
+        ended_interrupt,
+        inserted_event,
+        undelivered_ending,
+    )
+    from waitgate.ledger.entries import is_ledgered
     from waitgate.service.dispatch_stream import Consumer
 
     change = raw.get("dynamodb", {})
@@ -42,6 +52,8 @@ def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
     consumers: list[Consumer] = []
     if (ending := undelivered_ending(new)) is not None:
         consumers.append(Consumer(OUTBOX, lambda: _deliver(ending)))
+    if settings().ledger_key_id and (source := inserted_event(raw)) and is_ledgered(source.event.type):
+        consumers.append(Consumer(LEDGER, lambda: _append(source)))
     if (decided := decided_interrupt(new, old)) is not None:
         consumers.append(
             Consumer(
@@ -65,6 +77,23 @@ def _deliver(target: Any) -> object:
     from waitgate.service.deliver_resolution import deliver_undelivered
 
     return deliver_undelivered(target.run, target.node_id, target.interrupt_id, delivery_dependencies())
+
+
+def _append(source: Any) -> object:
+    from waitgate.service.append_to_ledger import append_to_ledger
+
+    return append_to_ledger(source.run, source.event, ledger_dependencies())
+
+
+@lru_cache(maxsize=1)
+def ledger_dependencies() -> LedgerDependencies:
+    from waitgate.adapters.dynamodb_ledger import DynamoDbLedger
+    from waitgate.adapters.kms_ledger_signer import KmsLedgerSigner
+    from waitgate.service.append_to_ledger import LedgerDependencies
+
+    ledger = DynamoDbLedger(aws_client("dynamodb"), settings().table_name)
+    signer = KmsLedgerSigner(aws_client("kms"), settings().ledger_key_id)
+    return LedgerDependencies(ledger=ledger, signer=signer, store=store(), clock=SystemClock())
 
 
 def _refresh(target: Any) -> object:

@@ -42,6 +42,10 @@ def event_sk(seq: int) -> str:
 EVENTS_END = "EVT#~"  # sorts after every EVT#<digits>
 
 
+def is_event_sk(sk: str) -> bool:
+    return sk.startswith("EVT#")
+
+
 def seq_of_event_sk(sk: str) -> int:
     return int(sk.removeprefix("EVT#"))
 
@@ -181,3 +185,19 @@ def outstanding_keys(record: InterruptRecord) -> tuple[str, str] | None:
     if due is None:
         return None
     return outstanding_shard(shard_of(record.interrupt_id)), f"{due}#{record.interrupt_id}"
+
+
+LEDGER_HEAD_SK, LEDGER_ENTRY_PREFIX, LEDGER_SOURCE_PREFIX = "HEAD", "ENTRY#", "SOURCE#"
+
+
+def ledger_pk(tenant_id: str) -> str:
+    """A tenant's decision ledger (adapters/dynamodb_ledger, docs/ledger.md)."""
+    return f"LEDGER#{tenant_id}"
+
+
+def ledger_entry_sk(seq: int) -> str:
+    return f"{LEDGER_ENTRY_PREFIX}{seq:012d}"
+
+
+def ledger_source_sk(source: str) -> str:
+    return f"{LEDGER_SOURCE_PREFIX}{source}"

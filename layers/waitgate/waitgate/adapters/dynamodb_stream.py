@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from waitgate.adapters.dynamodb_items import interrupt_from_item
-from waitgate.adapters.dynamodb_keys import node_sk
-from waitgate.records import ENDED_STATUSES, InterruptRecord, RunRef
+from waitgate.adapters.dynamodb_items import event_from_item, interrupt_from_item
+from waitgate.adapters.dynamodb_keys import is_event_sk, node_sk
+from waitgate.records import ENDED_STATUSES, InterruptRecord, RunEvent, RunRef
 
 
 @dataclass(frozen=True)
@@ -72,3 +72,25 @@ def decided_interrupt(new_image: Mapping[str, Any], old_image: Mapping[str, Any]
         str(new_image["nodeId"]),
         str(new_image["interruptId"]),
     )
+
+
+@dataclass(frozen=True)
+class LedgerSource:
+    run: RunRef
+    event: RunEvent
+
+
+def inserted_event(raw: Mapping[str, Any]) -> LedgerSource | None:
+    """The run event a stream record inserted (an EVT# item, typed NewImage) with its run, or None.
+    Only an INSERT: an event item is written once (conditioned on not existing) and never changed."""
+    change = raw.get("dynamodb", {})
+    if raw.get("eventName") != "INSERT":
+        return None
+    keys, new = change.get("Keys", {}), change.get("NewImage") or {}
+    if not is_event_sk(str(keys.get("sk", {}).get("S", ""))):
+        return None
+    prefix, _, rest = str(keys.get("pk", {}).get("S", "")).partition("#")
+    tenant_id, _, run_id = rest.partition("#")
+    if prefix != "RUN" or not tenant_id or not run_id:
+        return None
+    return LedgerSource(RunRef(tenant_id, run_id), event_from_item(new))

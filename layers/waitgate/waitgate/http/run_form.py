@@ -30,7 +30,7 @@ def resolve_form_by_run(
         return resume_value_from_form(record.payload, fields, rfc3339(deps.clock.now()))
 
     command = ResolveCommand(
-        run=run, node_id=node_id, resume_value=None, caller=caller, resume_from=resume_from
+        run=run, node_id=node_id, resume_value=None, caller=caller, resume_from=resume_from, via="inbox"
     )
     request = {"runId": run.run_id, "nodeId": node_id, "form": fields}
     return resolve_answer(command, idempotency_ref(event, "resolveInterruptByRun", caller, request), deps)

@@ -26,6 +26,7 @@ from waitgate.errors import (
     WaitgateError,
 )
 from waitgate.identity import Caller
+from waitgate.ledger.entries import SAYS_VIA, Via, via_of
 from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Telemetry, Workflow
 from waitgate.records import GuardedItem, IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
 from waitgate.service.deliver_resolution import PARKED, DeliveryDependencies, deliver
@@ -64,6 +65,7 @@ class ResolveCommand:
     resume_from: Callable[[InterruptRecord], Any] | None = field(default=None, compare=False)
     guarded: tuple[GuardedItem, ...] = ()  # held in the resolution's transaction (a webhook event's)
     note: EventEntry | None = None  # a debug event logged with the resolution (which event matched)
+    via: Via | None = None  # what the answer came by (docs/ledger.md); None: what the caller's `via` says
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,18 @@ def plan_resolve(view: RunView, command: ResolveCommand, deps: ResolveDependenci
         change = _with_command_extras(change, command, now)
     else:
         change = _recorded(view, decision.record, decision.events, now)
-    return ResolvePlan(record, decision, change, voted)
+    return ResolvePlan(record, decision, with_via(change, command.via or via_of(command.caller)), voted)
+
+
+def with_via(change: RunChange, via: Via | None) -> RunChange:
+    """The vote's and the resolution's events say what the answer came by (docs/ledger.md)."""
+    if via is None:
+        return change
+    events = tuple(
+        replace(event, payload={**event.payload, "via": via}) if event.type in SAYS_VIA else event
+        for event in change.events
+    )
+    return replace(change, events=events)
 
 
 def _correlate(command: ResolveCommand, deps: ResolveDependencies) -> None:
