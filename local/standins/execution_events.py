@@ -21,7 +21,7 @@ from local.standins.pumps import Pump
 from local.template.sam_template import load_template
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
+    from local.template.resources import StackContext
 
 logger = logging.getLogger(__name__)
 DETAIL_TYPE = "Step Functions Execution Status Change"
@@ -126,9 +126,7 @@ def _readable_cause(cause: str) -> str:
     return text if len(text) <= CAUSE_LINE_LIMIT else text[:CAUSE_LINE_LIMIT] + " …"
 
 
-def execution_event_pump(stack: LocalStack) -> Pump:
-    assert stack.context is not None
-    context = stack.context
+def execution_event_pump(context: StackContext) -> Pump:
     functions = [str(context.physical_ids[f].ref) for f in subscribed_functions(load_template())]
     machines = [str(c.ref) for c in context.physical_ids.values() if ":stateMachine:" in str(c.ref)]
     pump = ExecutionEventPump(context.clients, machines, functions, context.region, context.account_id)

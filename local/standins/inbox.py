@@ -16,7 +16,7 @@ from local.standins.pumps import Pump
 from local.state.state_dir import StateDir
 
 if TYPE_CHECKING:  # `waitgate dev-inbox` reads the log without boto3: only the stack creates the inbox
-    from local.stack import LocalStack
+    from local.aws_clients import AwsClients
     from local.template.resources import StackContext
 
 INBOX_QUEUE_NAME = "waitgate-local-inbox"
@@ -126,7 +126,7 @@ def count_notices(state_dir: StateDir) -> int:
     return len(InboxLog(state_dir).notices())
 
 
-def inbox_pump(stack: LocalStack) -> Pump:
-    assert stack.context is not None
-    pump = InboxPump(stack.context.clients, stack.inbox_url, InboxLog(stack.settings.state_dir))
+def inbox_pump(clients: AwsClients, queue_url: str, log: InboxLog) -> Pump:
+    """Moves what the inbox queue at `queue_url` (`create_inbox`'s) gets to `log`."""
+    pump = InboxPump(clients, queue_url, log)
     return Pump("inbox", pump.tick, interval_seconds=0, final_tick=pump.final_tick)

@@ -4,8 +4,9 @@ A pump is a function called on its own thread until the stack stops: every `inte
 at once when something `wake`s it (an execution that ended, say); a pump whose tick waits by itself
 (an SQS long poll) has an interval of 0. Its `final_tick`, if any, runs once as it stops, so nothing
 waiting is left behind. `stop_all` stops a stack's pumps together: every one is told first, then
-each is waited for, so stopping takes as long as the slowest tick, not their sum. Add one by
-appending a factory to `local.stack.PUMP_FACTORIES`.
+each is waited for, so stopping takes as long as the slowest tick, not their sum. Add one with a
+line in `local.stack.LocalStack._make_pumps` that hands its factory what it reads (a client, the
+stack's context, a log), never the stack itself: no stand-in imports `local.stack` (pyproject.toml).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from local.standins.pumps import Pump
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
+    from local.template.resources import StackContext
 
 logger = logging.getLogger(__name__)
 # A receive waits this long for a message (moto wakes it when one is sent): an idle poller asks once a
@@ -104,10 +104,8 @@ class QueuePoller:
         }
 
 
-def queue_pumps(stack: LocalStack) -> list[Pump]:
+def queue_pumps(context: StackContext) -> list[Pump]:
     """One poller per SQS event source mapping the template declares; each tick waits by itself."""
-    assert stack.context is not None
-    context = stack.context
     return [
         Pump(
             f"sqs-{mapping.function_name}",

@@ -25,7 +25,7 @@ from local.patches import faults
 from local.standins.pumps import Pump
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
+    from local.aws_clients import AwsClients
 
 logger = logging.getLogger(__name__)
 _AT = re.compile(r"at\((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\)")
@@ -143,6 +143,5 @@ def _all_schedules(scheduler: Any) -> list[dict[str, Any]]:
         arguments["NextToken"] = page["NextToken"]
 
 
-def schedule_pump(stack: LocalStack) -> Pump:
-    assert stack.context is not None
-    return Pump("schedules", SchedulePump(stack.context.clients).tick, INTERVAL_SECONDS)
+def schedule_pump(clients: AwsClients) -> Pump:
+    return Pump("schedules", SchedulePump(clients).tick, INTERVAL_SECONDS)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from local.standins.pumps import Pump
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
+    from local.standins.inbox import InboxLog
 
 INTERVAL_SECONDS = 0.1
 _LINK = re.compile(r"https?://\S+/interrupts/\S+")
@@ -64,10 +64,7 @@ class SentMailPump:
             self._append(lines)
 
 
-def sent_mail_pump(stack: LocalStack) -> Pump:
-    from local.standins.inbox import InboxLog
-
-    assert stack.context is not None
-    log = InboxLog(stack.settings.state_dir)
-    pump = SentMailPump(stack.context.account_id, stack.context.region, log.append)
+def sent_mail_pump(account_id: str, region: str, log: InboxLog) -> Pump:
+    """Moves the e-mails moto's SES (of `account_id` in `region`) sent to `log`."""
+    pump = SentMailPump(account_id, region, log.append)
     return Pump("sent-mail", pump.tick, INTERVAL_SECONDS, final_tick=pump.tick)

@@ -6,16 +6,13 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from local.patches.moto_atomicity import table_items as moto_table_items
 from local.patches.moto_atomicity import write_count
 from local.standins.pumps import Pump
 from local.state.kept_state import KeptState
 from local.template.resources import StackContext
-
-if TYPE_CHECKING:
-    from local.stack import LocalStack
 
 logger = logging.getLogger(__name__)
 AUTOSAVE_SECONDS = 2.0
@@ -145,7 +142,8 @@ class StateSaver:
         return (write_count(), tuple(machines), tuple(sorted(running)))
 
 
-def autosave_pump(stack: LocalStack) -> Pump:
-    assert stack.context is not None
-    saver = StateSaver(stack.context, stack.resource_types, stack.settings.state_dir.kept_state)
+def autosave_pump(context: StackContext, resource_types: dict[str, str], path: Path) -> Pump:
+    """Saves what `capture` reads (the template's resources of `resource_types`, logical id → type)
+    to `path` whenever it changed."""
+    saver = StateSaver(context, resource_types, path)
     return Pump("autosave", saver.tick, AUTOSAVE_SECONDS, final_tick=saver.save_if_changed)
