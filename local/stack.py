@@ -15,8 +15,8 @@ from local.patches import (
     async_invocations,
     check_moto_version,
     emf_lines,
-    execution_ends,
     lambda_runtime,
+    moto_news,
     moto_queries,
     past_schedules,
     state_data_limit,
@@ -146,7 +146,7 @@ class LocalStack:
             schedule_pump(context.clients),
             execution_event_pump(context),
             scheduled_function_pump(context),  # the reconciler, every WAITGATE_RECONCILE_SECONDS
-            inbox_pump(context.clients, self.inbox_url, InboxLog(state_dir)),
+            inbox_pump(context, self.inbox_url, InboxLog(state_dir)),
             autosave_pump(context, self.resource_types, state_dir.kept_state),
         ]
 
@@ -202,7 +202,7 @@ class LocalStack:
         honour_client_request_tokens()  # a repeated TransactWriteItems token is applied once, as on AWS
         install_faults(self.settings.state_dir.root)  # WAITGATE_FAULTS or the faults file: before any client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
-        execution_ends.install()  # the execution-events pump hears of an execution's end at once
+        moto_news.install()  # pumps hear at once of an execution's end, a schedule, an e-mail sent
         task_failures.install()  # SendTaskFailure keeps its cause, as on AWS
         state_data_limit.install()  # States.ALL does not catch States.DataLimitExceeded, as on AWS
         past_schedules.install()  # a one-time schedule in the past is refused, as on AWS
