@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 DETAIL_TYPE = "Step Functions Execution Status Change"
 TERMINAL = frozenset({"SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED"})
-INTERVAL_SECONDS = 10.0  # between ticks that no ended execution asked for
+INTERVAL_SECONDS = 30.0  # between ticks that no ended execution asked for
 CAUSE_LINE_LIMIT = 300
 
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from local.template.resources import StackContext
 
 logger = logging.getLogger(__name__)
-FALLBACK_SECONDS = 10.0  # between ticks that neither news nor a message coming back asked for
+FALLBACK_SECONDS = 30.0  # between ticks that neither news nor a message coming back asked for
 IDLE_RETRY_SECONDS = 1.0  # a visible message the tick could not receive: asked for again this late
 MAX_BATCH = 10  # ReceiveMessage's own limit
 

@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 _AT = re.compile(r"at\((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\)")
 MAX_ATTEMPTS = 20
 RETRY_SECONDS = 0.25  # between the attempts of an invocation Lambda refused
-FALLBACK_SECONDS = 10.0  # between ticks that neither news nor a due time asked for
+FALLBACK_SECONDS = 30.0  # between ticks that neither news nor a due time asked for
 EARLIEST_WAIT_SECONDS = 0.01  # a due time is whole seconds: a wait that ends just short of it ticks again
 
 
