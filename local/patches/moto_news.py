@@ -43,7 +43,8 @@ def install() -> None:
 
     replace_attribute(BaseExecutionWorkerCommunication, "terminated", telling(EXECUTION_ENDED))
     replace_attribute(StepFunctionsParserBackend, "start_execution", telling(EXECUTION_STARTED))
-    replace_attribute(StepFunctionsParserBackend, "create_state_machine", telling(MACHINES_CHANGED))
+    # (the parser backend's create_state_machine calls its base's; its start_execution does not)
+    replace_attribute(StepFunctionBackend, "create_state_machine", telling(MACHINES_CHANGED))
     replace_attribute(StepFunctionBackend, "delete_state_machine", telling(MACHINES_CHANGED))
     replace_attribute(ScheduleGroup, "add_schedule", telling(SCHEDULES_CHANGED))
     replace_attribute(Schedule, "update", telling(SCHEDULES_CHANGED))
