@@ -29,6 +29,7 @@ MODULES = [
     "slack_ack",
     "durable_roundtrip",
     "cli_start",
+    "stack_costs",
     "mcp_roundtrip",
     "ledger",
 ]

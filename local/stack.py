@@ -15,9 +15,9 @@ from local.patches import (
     async_invocations,
     check_moto_version,
     emf_lines,
-    execution_ends,
     kept_signing_keys,
     lambda_runtime,
+    moto_news,
     moto_queries,
     past_schedules,
     state_data_limit,
@@ -32,7 +32,7 @@ from local.patches.stream_dispatch import StreamDispatcher
 from local.patches.transaction_tokens import honour_client_request_tokens
 from local.standins.execution_events import execution_event_pump
 from local.standins.gateway import Gateway, GatewayServer
-from local.standins.inbox import count_notices, create_inbox, inbox_pump
+from local.standins.inbox import InboxLog, count_notices, create_inbox, inbox_pump
 from local.standins.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
 from local.standins.local_channels import LocalChannels
 from local.standins.local_durable import LocalDurable
@@ -62,14 +62,6 @@ logger = logging.getLogger(__name__)
 STACK_NAME = "waitgate-local"
 OVERRIDE_PRINCIPALS = ["oncall-lead"]
 INTERRUPTS_TABLE = "InterruptsTable"  # template.yaml's logical id
-# The autosave comes last: when the stack stops, its final save follows the others' final ticks.
-PUMP_FACTORIES: list[Callable[[LocalStack], Pump]] = [
-    schedule_pump,
-    execution_event_pump,
-    scheduled_function_pump,  # the reconciler, every WAITGATE_RECONCILE_SECONDS
-    inbox_pump,
-    autosave_pump,
-]
 
 
 class PortInUseError(Exception):
@@ -99,7 +91,7 @@ class StackSettings:
 
 @dataclass
 class LocalStack:
-    """The running stack; pump factories get it, so a pump can reach `context` (clients, ids)."""
+    """The running stack: it starts the stand-ins and hands each pump what it needs, never itself."""
 
     settings: StackSettings
     description: dict[str, Any] = field(default_factory=dict)
@@ -133,15 +125,31 @@ class LocalStack:
         apply_environment(shared_environment(registry.all()))
         self.inbox_url = create_inbox(context, _topic_arns(context))
         wait_until_reattached(context, restore.after_resources(context))
-        durable.end_forgotten_runs(self, kept.tables.get(INTERRUPTS_TABLE, []))
+        durable.end_forgotten_runs(context, kept.tables.get(INTERRUPTS_TABLE, []))
         if restore.problems:
             kept_aside = self.settings.state_dir.keep_aside()
             logger.warning("the kept state as it was before this start: %s", kept_aside)
         self._start_gateway(sam_template, issuer)
-        self._pumps = [*channels.pumps(self), *durable.pumps(self), *(make(self) for make in PUMP_FACTORIES)]
+        self._pumps = self._make_pumps(context, channels, durable)
         for pump in self._pumps:
             pump.start()
         self._write_description(issuer)
+
+    def _make_pumps(
+        self, context: StackContext, channels: LocalChannels, durable: LocalDurable
+    ) -> list[Pump]:
+        """Every pump, each given what it reads (local.standins.pumps). The autosave comes last: when the
+        stack stops, its final save follows the others' final ticks."""
+        state_dir = self.settings.state_dir
+        return [
+            *channels.pumps(context),
+            *durable.pumps(context),
+            schedule_pump(context.clients),
+            execution_event_pump(context),
+            scheduled_function_pump(context),  # the reconciler, every WAITGATE_RECONCILE_SECONDS
+            inbox_pump(context, self.inbox_url, InboxLog(state_dir)),
+            autosave_pump(context, self.resource_types, state_dir.kept_state),
+        ]
 
     def _claim_and_announce(self) -> KeptState:
         """This state directory and both ports are ours; the kept state read, and the start line said."""
@@ -195,7 +203,7 @@ class LocalStack:
         honour_client_request_tokens()  # a repeated TransactWriteItems token is applied once, as on AWS
         install_faults(self.settings.state_dir.root)  # WAITGATE_FAULTS or the faults file: before any client
         stopped_executions.install()  # StopExecution aborts a waiting execution, as on AWS
-        execution_ends.install()  # the execution-events pump hears of an execution's end at once
+        moto_news.install()  # pumps hear at once of an execution's end, a schedule, an e-mail sent
         task_failures.install()  # SendTaskFailure keeps its cause, as on AWS
         state_data_limit.install()  # States.ALL does not catch States.DataLimitExceeded, as on AWS
         past_schedules.install()  # a one-time schedule in the past is refused, as on AWS

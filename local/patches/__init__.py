@@ -16,7 +16,7 @@ may have moved), with one line saying what to do.
 | stream delivery | `stream_dispatch` | invokes stream consumers inside the write, unfiltered, at once |
 | SendTaskFailure cause | `task_failures` | drops the cause |
 | StopExecution | `stopped_executions` | leaves a task-token wait RUNNING |
-| execution ends told | `execution_ends` | emits no event when an execution ends |
+| news told | `moto_news` | emits no event when an execution starts or ends, a schedule changes, SES sends |
 | EMF lines kept | `emf_lines` | (Powertools) nobody reads printed EMF: kept for dev-metrics |
 | kept signing key | `kept_signing_keys` | new key material at every start (old heads would not verify) |
 | state data limit | `state_data_limit` | measures state data escaped; States.ALL catches DataLimitExceeded |

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from local.patches import execution_ends, replace_attribute
+from local.patches import moto_news, replace_attribute
 
 
 def install() -> None:
@@ -30,7 +30,7 @@ def install() -> None:
             if self.exec_status == ExecutionStatus.RUNNING:
                 self.exec_status = ExecutionStatus.ABORTED
                 self.stop_date = stop_date
-                execution_ends.ended()
+                moto_news.tell(moto_news.EXECUTION_ENDED)
 
         return stop
 

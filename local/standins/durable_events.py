@@ -21,8 +21,8 @@ from waitgate.adapters.dynamodb_keys import execution_pk
 from waitgate.resume_handles import handle_kind
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
     from local.standins.durable_endpoint import DurableEndpoint
+    from local.template.resources import StackContext
 
 logger = logging.getLogger(__name__)
 DETAIL_TYPE = "Durable Execution Status Change"
@@ -123,13 +123,13 @@ def forgotten_executions(kept_items: list[dict[str, Any]]) -> dict[str, str]:
     }
 
 
-def end_forgotten_runs(stack: LocalStack, kept_items: list[dict[str, Any]]) -> list[str]:
+def end_forgotten_runs(
+    endpoint: DurableEndpoint, context: StackContext, kept_items: list[dict[str, Any]]
+) -> list[str]:
     """After a restart, every run whose durable execution the runner forgot is ended as failed — its
     execution's FAILED status change, sent to the run lifecycle as the pump would — so no page says the
     run goes on and nothing waits for good. The names of those executions."""
-    assert stack.context is not None and stack.durable is not None
-    context = stack.context
-    pump = DurableEventPump(stack.durable.endpoint, context.clients, context.region, context.account_id)
+    pump = DurableEventPump(endpoint, context.clients, context.region, context.account_id)
     forgotten = forgotten_executions(kept_items)
     for name, arn in sorted(forgotten.items()):
         execution = {"DurableExecutionArn": arn, "DurableExecutionName": name, "Status": "FAILED"}
@@ -142,9 +142,6 @@ def end_forgotten_runs(stack: LocalStack, kept_items: list[dict[str, Any]]) -> l
     return sorted(forgotten)
 
 
-def durable_event_pump(stack: LocalStack) -> Pump:
-    assert stack.context is not None and stack.durable is not None
-    context = stack.context
-    endpoint = stack.durable.endpoint
+def durable_event_pump(endpoint: DurableEndpoint, context: StackContext) -> Pump:
     pump = DurableEventPump(endpoint, context.clients, context.region, context.account_id)
     return Pump("durable-events", pump.tick, INTERVAL_SECONDS)

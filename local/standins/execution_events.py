@@ -4,8 +4,8 @@ template subscribes to them (an EventBridgeRule event with source aws.states).
 moto runs executions but emits no events: a tick lists the executions of the stack's state machines
 and, for each that reached a terminal status since the last tick, invokes the subscribed functions
 asynchronously, as a rule's Lambda target is, with a realistic event. The pump ticks as soon as an
-execution ends (`local.patches.execution_ends` wakes it) and, in case a wake-up was missed, every few
-seconds.
+execution ends (`local.patches.moto_news` wakes it) and, in case it missed news, every
+INTERVAL_SECONDS.
 """
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ import uuid
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from local.patches import execution_ends, faults
+from local.patches import faults, moto_news
 from local.standins.pumps import Pump
 from local.template.sam_template import load_template
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
+    from local.template.resources import StackContext
 
 logger = logging.getLogger(__name__)
 DETAIL_TYPE = "Step Functions Execution Status Change"
 TERMINAL = frozenset({"SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED"})
-INTERVAL_SECONDS = 3.0  # between ticks that no ended execution asked for
+INTERVAL_SECONDS = 30.0  # between ticks that no ended execution asked for
 CAUSE_LINE_LIMIT = 300
 
 
@@ -126,12 +126,10 @@ def _readable_cause(cause: str) -> str:
     return text if len(text) <= CAUSE_LINE_LIMIT else text[:CAUSE_LINE_LIMIT] + " …"
 
 
-def execution_event_pump(stack: LocalStack) -> Pump:
-    assert stack.context is not None
-    context = stack.context
+def execution_event_pump(context: StackContext) -> Pump:
     functions = [str(context.physical_ids[f].ref) for f in subscribed_functions(load_template())]
     machines = [str(c.ref) for c in context.physical_ids.values() if ":stateMachine:" in str(c.ref)]
     pump = ExecutionEventPump(context.clients, machines, functions, context.region, context.account_id)
     running = Pump("execution-events", pump.tick, INTERVAL_SECONDS)
-    running.final_tick = execution_ends.listen(running.wake)  # as it stops: wakes no more
+    running.final_tick = moto_news.listen(moto_news.EXECUTION_ENDED, running.wake)  # as it stops
     return running

@@ -3,7 +3,8 @@ machine sees the notifications AWS would have sent, and a log of them (`waitgate
 
 Not part of template.yaml: a deployed stack has real subscribers (e-mail, programs). A pump moves each
 message from the queue to `inbox.jsonl` in the state directory, one notice per line, oldest first: the
-log keeps every notice (any number, across restarts) where a queue would hand out ten at a time.
+log keeps every notice (any number, across restarts) where a queue would hand out ten at a time. It
+waits for work as the SQS pollers do (local.standins.queue_poller): woken when the queue gets a message.
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ from local.standins.pumps import Pump
 from local.state.state_dir import StateDir
 
 if TYPE_CHECKING:  # `waitgate dev-inbox` reads the log without boto3: only the stack creates the inbox
-    from local.stack import LocalStack
     from local.template.resources import StackContext
 
 INBOX_QUEUE_NAME = "waitgate-local-inbox"
-LONG_POLL_SECONDS = 1  # as the SQS pollers (local.standins.queue_poller)
 Notice = dict[str, Any]  # channel (sns, email, slack), recipient, runId, nodeId, subject, link, ...
 
 
@@ -99,20 +98,13 @@ class InboxPump:
         self._clients, self._queue_url, self._log = clients, queue_url, log
 
     def tick(self) -> None:
-        """What comes within a long poll, and whatever follows it."""
-        self._move(LONG_POLL_SECONDS)
-
-    def final_tick(self) -> None:
-        """What the queue holds as the stack stops, without waiting for more."""
-        self._move(0)
-
-    def _move(self, wait_seconds: int) -> None:
+        """What the queue holds now (at start, as the stack stops, and when the queue got a message)."""
         sqs = self._clients("sqs")
         while messages := sqs.receive_message(
             QueueUrl=self._queue_url,
             MaxNumberOfMessages=10,
             VisibilityTimeout=30,
-            WaitTimeSeconds=wait_seconds,
+            WaitTimeSeconds=0,
             MessageSystemAttributeNames=["SentTimestamp"],  # (AttributeNames: deprecated, queue attributes)
         ).get("Messages", []):
             self._log.append(sorted((notice_of(m) for m in messages), key=lambda n: n["sentAt"]))
@@ -126,7 +118,14 @@ def count_notices(state_dir: StateDir) -> int:
     return len(InboxLog(state_dir).notices())
 
 
-def inbox_pump(stack: LocalStack) -> Pump:
-    assert stack.context is not None
-    pump = InboxPump(stack.context.clients, stack.inbox_url, InboxLog(stack.settings.state_dir))
-    return Pump("inbox", pump.tick, interval_seconds=0, final_tick=pump.final_tick)
+def inbox_pump(context: StackContext, queue_url: str, log: InboxLog) -> Pump:
+    """Moves what the inbox queue at `queue_url` (`create_inbox`'s) gets to `log`."""
+    from local.standins.queue_poller import next_wait, woken_by_its_queue
+
+    pump = InboxPump(context.clients, queue_url, log)
+
+    def tick() -> float | None:
+        pump.tick()
+        return next_wait(context.account_id, context.region, INBOX_QUEUE_NAME, received=False)
+
+    return woken_by_its_queue("inbox", tick, INBOX_QUEUE_NAME, final_tick=pump.tick)

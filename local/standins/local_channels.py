@@ -18,7 +18,6 @@ from local.state.state_dir import StateDir
 from local.template.resources import StackContext
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
     from local.standins.pumps import Pump
 
 LOCAL_EMAIL_SENDER = "waitgate@example.com"
@@ -29,7 +28,7 @@ INTERACTIONS_PATH = "/channels/slack/interactions"
 class LocalChannels:
     def __init__(self, state_dir: StateDir) -> None:
         self.app = SlackApp.load_or_create(state_dir.root / "slack-app.json")
-        log = InboxLog(state_dir)
+        log = self._inbox = InboxLog(state_dir)
         standin = SlackWebApiStandIn(
             self.app, lambda message, updated: log.append([inbox_line(message, updated)])
         )
@@ -61,11 +60,12 @@ class LocalChannels:
             "interactionsUrl": api_url.rstrip("/") + INTERACTIONS_PATH,
         }
 
-    def pumps(self, stack: LocalStack) -> list[Pump]:
+    def pumps(self, context: StackContext) -> list[Pump]:
+        """The SQS pollers of the template's queue mappings (the deliverers) and the sent-mail pump."""
         from local.standins.queue_poller import queue_pumps
         from local.standins.sent_mail import sent_mail_pump
 
-        return [*queue_pumps(stack), sent_mail_pump(stack)]
+        return [*queue_pumps(context), sent_mail_pump(context.account_id, context.region, self._inbox)]
 
     def stop(self) -> None:
         self._server.stop()

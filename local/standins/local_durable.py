@@ -17,7 +17,6 @@ from local.standins.durable_runner import DurableRunner, free_port
 from local.template.resources import StackContext
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
     from local.standins.pumps import Pump
 
 DEFAULT_RETENTION_DAYS = 14
@@ -62,17 +61,17 @@ class LocalDurable:
         }
         return {"endpointUrl": self.url, "functions": functions}
 
-    def end_forgotten_runs(self, stack: LocalStack, kept_items: list[dict[str, Any]]) -> list[str]:
+    def end_forgotten_runs(self, context: StackContext, kept_items: list[dict[str, Any]]) -> list[str]:
         """The runs that waited on a durable execution before the restart are ended as failed (the
         runner kept none); the names of those executions."""
         from local.standins.durable_events import end_forgotten_runs
 
-        return end_forgotten_runs(stack, kept_items)
+        return end_forgotten_runs(self.endpoint, context, kept_items)
 
-    def pumps(self, stack: LocalStack) -> list[Pump]:
+    def pumps(self, context: StackContext) -> list[Pump]:
         from local.standins.durable_events import durable_event_pump
 
-        return [durable_event_pump(stack)]
+        return [durable_event_pump(self.endpoint, context)]
 
     def stop(self) -> None:
         self._runner.stop()

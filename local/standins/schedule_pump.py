@@ -9,6 +9,11 @@ gone, throttled) is Scheduler's to retry: on later ticks, up to the target's Ret
 MAX_ATTEMPTS here), and then to the target's DeadLetterConfig queue, as Scheduler does. A schedule's
 due time is read once per version of it (its LastModificationDate), so a tick asks for the details of
 the new and the due ones only, not of every schedule that waits.
+
+The pump waits for work: it ticks when a schedule is created or changed (local.patches.moto_news),
+when the next schedule it knows of comes due, a quarter of a second after a refused invocation, once
+at start (a schedule that came due while the stack was down fires at once), and otherwise every
+FALLBACK_SECONDS in case it missed news.
 """
 
 from __future__ import annotations
@@ -21,16 +26,18 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from local.patches import faults
+from local.patches import faults, moto_news
 from local.standins.pumps import Pump
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
+    from local.aws_clients import AwsClients
 
 logger = logging.getLogger(__name__)
 _AT = re.compile(r"at\((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\)")
 MAX_ATTEMPTS = 20
-INTERVAL_SECONDS = 0.25
+RETRY_SECONDS = 0.25  # between the attempts of an invocation Lambda refused
+FALLBACK_SECONDS = 30.0  # between ticks that neither news nor a due time asked for
+EARLIEST_WAIT_SECONDS = 0.01  # a due time is whole seconds: a wait that ends just short of it ticks again
 
 
 def due_time(expression: str) -> datetime | None:
@@ -45,10 +52,12 @@ class SchedulePump:
         self._attempts: dict[str, int] = {}
         self._due: dict[tuple[str, str, Any], datetime | None] = {}  # (group, name, version) → due time
 
-    def tick(self) -> None:
+    def tick(self) -> float:
+        """Fires what is due; the seconds until the next tick it wants (a due time, or a retry)."""
         scheduler = self._clients("scheduler")
         now = datetime.now(UTC)
         listed = set()
+        soonest = FALLBACK_SECONDS
         for summary in _all_schedules(scheduler):
             name, group = summary["Name"], summary.get("GroupName", "default")
             version = (group, name, summary.get("LastModificationDate"))
@@ -59,6 +68,7 @@ class SchedulePump:
                 self._due[version] = due_time(schedule.get("ScheduleExpression", ""))
             due = self._due[version]
             if due is None or due > now:
+                soonest = soonest if due is None else min(soonest, (due - now).total_seconds())
                 continue
             schedule = schedule or scheduler.get_schedule(Name=name, GroupName=group)
             error = None if _lost(schedule) else self._fire(schedule)
@@ -70,7 +80,10 @@ class SchedulePump:
             if error is None or given_up:
                 scheduler.delete_schedule(Name=name, GroupName=group)
                 self._attempts.pop(name, None)
+            else:
+                soonest = min(soonest, RETRY_SECONDS)
         self._due = {version: due for version, due in self._due.items() if version in listed}
+        return max(EARLIEST_WAIT_SECONDS, soonest)
 
     def _fire(self, schedule: dict[str, Any]) -> ClientError | None:
         """Hand the event to Lambda; what Lambda answered when it did not take it."""
@@ -143,6 +156,8 @@ def _all_schedules(scheduler: Any) -> list[dict[str, Any]]:
         arguments["NextToken"] = page["NextToken"]
 
 
-def schedule_pump(stack: LocalStack) -> Pump:
-    assert stack.context is not None
-    return Pump("schedules", SchedulePump(stack.context.clients).tick, INTERVAL_SECONDS)
+def schedule_pump(clients: AwsClients) -> Pump:
+    running = Pump("schedules", SchedulePump(clients).tick, FALLBACK_SECONDS)
+    running.final_tick = moto_news.listen(moto_news.SCHEDULES_CHANGED, running.wake)  # as it stops
+    running.wake()  # its first tick at once
+    return running

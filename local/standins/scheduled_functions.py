@@ -19,7 +19,7 @@ from local.standins.pumps import Pump
 from local.template.sam_template import load_template
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
+    from local.template.resources import StackContext
 
 logger = logging.getLogger(__name__)
 PERIOD_VARIABLE = "WAITGATE_RECONCILE_SECONDS"
@@ -73,9 +73,7 @@ class ScheduledFunctions:
                 logger.warning("scheduled function %s failed; it runs again in %ss", function, self._seconds)
 
 
-def scheduled_function_pump(stack: LocalStack) -> Pump:
-    assert stack.context is not None
-    context = stack.context
+def scheduled_function_pump(context: StackContext) -> Pump:
     seconds = period_seconds()
     functions = [
         str(context.physical_ids[logical_id].ref)

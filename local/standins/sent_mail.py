@@ -2,8 +2,9 @@
 shows each one as its recipient would get it: subject, plain text and HTML.
 
 moto runs in this process and keeps every message SES v2 took (`sent_messages` of its SES backend,
-the raw MIME for `Content.Raw`); the pump takes the ones it has not taken yet. The waitgate headers
-say whose and which run's message it is; the link is the personal one in the plain-text part.
+the raw MIME for `Content.Raw`); the pump takes the ones it has not taken yet, as soon as SES sent one
+(local.patches.moto_news wakes it) and, in case it missed news, every INTERVAL_SECONDS. The waitgate
+headers say whose and which run's message it is; the link is the personal one in the plain-text part.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from local.patches import moto_news
 from local.standins.pumps import Pump
 
 if TYPE_CHECKING:
-    from local.stack import LocalStack
+    from local.standins.inbox import InboxLog
 
-INTERVAL_SECONDS = 0.1
+INTERVAL_SECONDS = 5.0  # between ticks that no e-mail sent asked for
 _LINK = re.compile(r"https?://\S+/interrupts/\S+")
 
 
@@ -64,10 +66,15 @@ class SentMailPump:
             self._append(lines)
 
 
-def sent_mail_pump(stack: LocalStack) -> Pump:
-    from local.standins.inbox import InboxLog
+def sent_mail_pump(account_id: str, region: str, log: InboxLog) -> Pump:
+    """Moves the e-mails moto's SES (of `account_id` in `region`) sent to `log`."""
+    pump = SentMailPump(account_id, region, log.append)
+    running = Pump("sent-mail", pump.tick, INTERVAL_SECONDS)
+    forget = moto_news.listen(moto_news.MAIL_SENT, running.wake)
 
-    assert stack.context is not None
-    log = InboxLog(stack.settings.state_dir)
-    pump = SentMailPump(stack.context.account_id, stack.context.region, log.append)
-    return Pump("sent-mail", pump.tick, INTERVAL_SECONDS, final_tick=pump.tick)
+    def final_tick() -> None:
+        forget()
+        pump.tick()  # what SES sent as the stack stopped
+
+    running.final_tick = final_tick
+    return running

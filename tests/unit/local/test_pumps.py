@@ -89,3 +89,33 @@ def test_a_failing_tick_does_not_end_the_pump() -> None:
         assert wait_until(lambda: bool(pump.wake() or len(calls) >= 2))
     finally:
         pump.stop()
+
+
+def test_a_tick_that_asks_to_come_back_soon_is_not_kept_to_its_interval() -> None:
+    # Given a pump that ticks once an hour, whose first tick asks for the next one at once
+    calls: list[int] = []
+
+    def tick() -> float | None:
+        calls.append(1)
+        return 0.0 if len(calls) == 1 else None
+
+    pump = Pump("due soon", tick, interval_seconds=LONG)
+    pump.wake()  # its first tick at once
+    pump.start()
+    try:
+        # Then it ticks a second time with nobody waking it (a schedule came due, say)
+        assert wait_until(lambda: len(calls) >= 2)
+    finally:
+        pump.stop()
+    assert len(calls) == 2  # and then keeps to its interval
+
+
+def test_a_pump_waiting_for_news_stops_at_once() -> None:
+    # Given a pump waiting an hour for its next tick (an idle SQS poller, say)
+    pump = Pump("idle", lambda: None, interval_seconds=LONG)
+    pump.start()
+    # When it is stopped / Then its thread ends without waiting out the hour
+    stopper = threading.Thread(target=pump.stop)
+    stopper.start()
+    stopper.join(timeout=60)
+    assert not stopper.is_alive()

@@ -6,7 +6,7 @@ import io
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from local.standins.schedule_pump import SchedulePump
+from local.standins.schedule_pump import FALLBACK_SECONDS, SchedulePump
 
 
 class FakeScheduler:
@@ -80,3 +80,18 @@ def test_a_schedule_changed_since_it_was_read_is_read_again() -> None:
     # Then the pump reads it again and fires it
     assert len(functions.invoked) == 1
     assert scheduler.schedules == {}
+
+
+def test_the_pump_asks_to_tick_again_when_its_next_schedule_comes_due() -> None:
+    # Given a schedule due in a minute and one due in a day
+    scheduler, functions = FakeScheduler(), FakeLambda()
+    now = datetime.now(UTC)
+    scheduler.add("soon", now + timedelta(minutes=1))
+    scheduler.add("tomorrow", now + timedelta(days=1))
+    pump = pump_with(scheduler, functions)
+    # When it ticks, Then it asks for its next tick by the first one's due time, not before it
+    seconds = pump.tick()
+    assert 0 < seconds <= 60
+    # And with nothing waiting, by its fallback (in case it missed news of a new schedule)
+    scheduler.schedules.clear()
+    assert pump.tick() == FALLBACK_SECONDS
