@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from waitgate.service.dispatch_stream import Consumer, RoutedRecord
 
 OUTBOX, SLACK_REFRESH, SCHEDULE_CLEANUP = "outbox", "slack-refresh", "schedule-cleanup"
+WEBHOOKS_OUT = "webhooks-out"  # docs/webhooks-out.md: retried as long as the mapping retries
 SLACK_REFRESH_RETRIES = 5  # as its own mapping had (docs/channels.md)
 SCHEDULE_CLEANUP_RETRIES = 3  # best effort: a schedule left behind fires and changes nothing
 
@@ -33,7 +34,12 @@ def routed(raw_records: list[Mapping[str, Any]]) -> list[RoutedRecord]:
 def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
     from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
-    from waitgate.adapters.dynamodb_stream import decided_interrupt, ended_interrupt, undelivered_ending
+    from waitgate.adapters.dynamodb_stream import (
+        decided_interrupt,
+        ended_interrupt,
+        lifecycle_event,
+        undelivered_ending,
+    )
     from waitgate.service.dispatch_stream import Consumer
 
     change = raw.get("dynamodb", {})
@@ -52,7 +58,16 @@ def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
         consumers.append(
             Consumer(SCHEDULE_CLEANUP, lambda: scheduler.delete_schedules(ended), SCHEDULE_CLEANUP_RETRIES)
         )
+    if settings().webhook_queue_url and (event := lifecycle_event(raw.get("eventName"), new)) is not None:
+        consumers.append(Consumer(WEBHOOKS_OUT, lambda: _fan_out(event)))
     return consumers
+
+
+def _fan_out(event: Any) -> object:
+    from waitgate.service.fan_out_webhooks import fan_out
+    from waitgate.subscription_composition import delivery_queue, subscriptions
+
+    return fan_out(event, subscriptions(), delivery_queue())
 
 
 def stream_progress() -> StreamProgress:

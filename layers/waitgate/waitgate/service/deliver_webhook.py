@@ -1,0 +1,82 @@
+"""One attempt of one webhook out (docs/webhooks-out.md): the deliverer's SQS message names a
+subscription and an event; this reads both, signs the event as Standard Webhooks (its webhook-id the
+same on every attempt) and POSTs it, then writes the subscription's delivery log.
+
+- A 2xx: delivered, logged, never sent again (a duplicate message of the same webhook-id finds the
+  log's `delivered` and stops there).
+- Anything else (another status, no answer): `retrying` with the backoff the plan gives, or after the
+  last attempt `parked` (the WebhookDeliveries metric, outcome parked, alarms), until a redrive.
+- A subscription removed, or an event no longer kept: dropped (retrying cannot help).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from typing import Literal
+
+from waitgate.clock import rfc3339
+from waitgate.errors import DeliveryFailedError
+from waitgate.ports import Clock, Telemetry
+from waitgate.records import RunRef
+from waitgate.subscription_ports import DeliveryLog, RunEvents, Subscriptions, WebhookPoster
+from waitgate.subscriptions.delivery_plan import Park, accepted, after_failure, short_error, webhook_body
+from waitgate.subscriptions.records import DeliveryEntry, QueuedDelivery
+from waitgate.telemetry import WebhookAttempted
+
+
+@dataclass(frozen=True)
+class WebhookDeliveryDependencies:
+    subscriptions: Subscriptions
+    log: DeliveryLog
+    events: RunEvents
+    poster: WebhookPoster
+    clock: Clock
+    telemetry: Telemetry
+    max_attempts: int
+    retry_base_seconds: float
+
+
+@dataclass(frozen=True)
+class AttemptOutcome:
+    outcome: Literal["delivered", "already-delivered", "dropped", "retrying", "parked"]
+    retry_in_seconds: int | None = None
+
+
+def deliver_webhook(
+    delivery: QueuedDelivery, attempt: int, deps: WebhookDeliveryDependencies
+) -> AttemptOutcome:
+    subscription = deps.subscriptions.get(delivery.tenant_id, delivery.subscription_id)
+    if subscription is None:
+        return AttemptOutcome("dropped")
+    known = deps.log.entry(delivery)
+    if known is not None and known.status == "delivered":
+        return AttemptOutcome("already-delivered")
+    event = deps.events.event(RunRef(delivery.tenant_id, delivery.run_id), delivery.seq)
+    if event is None or event.type != delivery.event_type:
+        return AttemptOutcome("dropped")
+    attempts = (known.attempts if known is not None else 0) + 1
+    now = deps.clock.now()
+    status_code, error = None, None
+    try:
+        status_code = deps.poster.post(
+            subscription.url, subscription.secret, delivery.webhook_id, webhook_body(delivery, event), now
+        )
+    except DeliveryFailedError as failure:
+        error = short_error(failure.detail)
+    base = DeliveryEntry(delivery, "pending", attempts, rfc3339(now), status_code, error)
+    if status_code is not None and accepted(status_code):
+        deps.log.record(replace(base, status="delivered", delivered_at=rfc3339(now)))
+        deps.telemetry.record(WebhookAttempted("delivered", delivery.tenant_id))
+        return AttemptOutcome("delivered")
+    if error is None:
+        base = replace(base, last_error=f"HTTP {status_code}")
+    step = after_failure(max(attempt, attempts), deps.max_attempts, deps.retry_base_seconds)
+    if isinstance(step, Park):
+        deps.log.record(replace(base, status="parked"))
+        deps.telemetry.record(WebhookAttempted("parked", delivery.tenant_id))
+        return AttemptOutcome("parked")
+    due = rfc3339(now + timedelta(seconds=step.delay_seconds))
+    deps.log.record(replace(base, status="retrying", next_attempt_at=due))
+    deps.telemetry.record(WebhookAttempted("retrying", delivery.tenant_id))
+    return AttemptOutcome("retrying", step.delay_seconds)
