@@ -52,7 +52,7 @@ class Settings(BaseModel):
     durable_endpoint_url: str = ""
     # Webhooks out (docs/webhooks-out.md): the delivery queue, the deliverer's attempts and backoff,
     # and whether a subscription may name http://127.0.0.1 (the local stack's setting; never on AWS).
-    webhook_queue_url: str = ""
+    webhook_queue_name: str = ""
     webhook_attempts: int = Field(default=8, ge=1, le=20)
     webhook_retry_base_seconds: float = Field(default=30, gt=0)
     subscription_loopback_http: bool = False
@@ -112,7 +112,7 @@ class Settings(BaseModel):
             mcp_settings_parameter=env.get("MCP_SETTINGS_PARAMETER", ""),
             pending_index=env.get("PENDING_INDEX") or "InboxByDeadline",
             durable_endpoint_url=env.get("DURABLE_ENDPOINT_URL", ""),
-            webhook_queue_url=env.get("WEBHOOK_QUEUE_URL", ""),
+            webhook_queue_name=env.get("WEBHOOK_QUEUE_NAME", ""),
             webhook_attempts=int(env.get("WEBHOOK_ATTEMPTS") or 8),
             webhook_retry_base_seconds=float(env.get("WEBHOOK_RETRY_BASE_SECONDS") or 30),
             subscription_loopback_http=env.get("SUBSCRIPTION_LOOPBACK_HTTP", "off") == "on",

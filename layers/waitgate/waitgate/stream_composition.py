@@ -58,7 +58,7 @@ def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
         consumers.append(
             Consumer(SCHEDULE_CLEANUP, lambda: scheduler.delete_schedules(ended), SCHEDULE_CLEANUP_RETRIES)
         )
-    if settings().webhook_queue_url and (event := lifecycle_event(raw.get("eventName"), new)) is not None:
+    if settings().webhook_queue_name and (event := lifecycle_event(raw.get("eventName"), new)) is not None:
         consumers.append(Consumer(WEBHOOKS_OUT, lambda: _fan_out(event)))
     return consumers
 

@@ -17,9 +17,10 @@ BATCH = 10  # SendMessageBatch's own limit
 
 
 class SqsWebhookQueue:
-    def __init__(self, client: Client, queue_url: str) -> None:
+    def __init__(self, client: Client, queue_name: str) -> None:
         self._client = client
-        self._url = queue_url
+        self._name = queue_name
+        self._url = ""
 
     def enqueue(self, deliveries: Sequence[QueuedDelivery]) -> None:
         for start in range(0, len(deliveries), BATCH):
@@ -29,6 +30,8 @@ class SqsWebhookQueue:
                 for index, delivery in enumerate(chunk)
             ]
             try:
+                if not self._url:
+                    self._url = str(self._client.get_queue_url(QueueName=self._name)["QueueUrl"])
                 answer = self._client.send_message_batch(QueueUrl=self._url, Entries=entries)
             except AWS_CALL_ERRORS as error:
                 if is_transient(error):
