@@ -81,9 +81,9 @@ def redrive(caller: Caller, subscription_id: str, deps: SubscriptionDependencies
     subscription = _owned(caller, subscription_id, deps)
     parked = deps.log.entries(caller.tenant_id, subscription.subscription_id, "parked", MAX_REDRIVE)
     now = rfc3339(deps.clock.now())
+    deps.queue.enqueue([entry.delivery for entry in parked])  # first: a failed send leaves them parked
     for entry in parked:
         deps.log.record(replace(entry, status="pending", attempts=0, updated_at=now, next_attempt_at=None))
-    deps.queue.enqueue([entry.delivery for entry in parked])
     return {"subscriptionId": subscription.subscription_id, "redriven": len(parked)}
 
 
