@@ -63,7 +63,7 @@ def webhook_delivery_dependencies() -> WebhookDeliveryDependencies:
         subscriptions=subscriptions(),
         log=delivery_log(),
         events=DynamoDbRunEvents(aws_client("dynamodb"), settings().table_name),
-        poster=HttpWebhookPoster(),
+        poster=HttpWebhookPoster(loopback_allowed=settings().subscription_loopback_http),
         clock=SystemClock(),
         telemetry=telemetry(),
         max_attempts=settings().webhook_attempts,

@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 from standardwebhooks.webhooks import Webhook
 
 from waitgate.errors import SubscriptionUrlRefusedError, UnknownEventTypeError, ValidationFailedError
-from waitgate.subscriptions.targets import EVENT_TYPES, new_secret, parse_events, parse_secret, parse_url
+from waitgate.subscriptions.targets import (
+    EVENT_TYPES,
+    is_internal_address,
+    new_secret,
+    parse_events,
+    parse_secret,
+    parse_url,
+)
 
 REFUSALS = (SubscriptionUrlRefusedError, ValidationFailedError)
 
@@ -137,3 +144,23 @@ def test_a_made_secret_is_one_the_standardwebhooks_library_signs_with_and_a_give
         with pytest.raises(ValidationFailedError) as refused:
             parse_secret(raw)
         assert refused.value.extensions == {"path": "secret"}
+
+
+@pytest.mark.parametrize(
+    ("text", "internal"),
+    [
+        ("127.0.0.1", True),
+        ("10.1.2.3", True),
+        ("172.16.0.1", True),
+        ("169.254.169.254", True),
+        ("::1", True),
+        ("fe80::1%eth0", True),
+        ("::ffff:10.0.0.1", True),
+        ("0.0.0.0", True),
+        ("93.184.216.34", False),
+        ("2606:2800:220:1:248:1893:25c8:1946", False),
+        ("agents.example.com", False),
+    ],
+)
+def test_an_address_a_dns_name_resolves_to_is_told_internal_or_not(text: str, internal: bool) -> None:
+    assert is_internal_address(text) is internal

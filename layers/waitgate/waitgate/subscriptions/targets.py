@@ -57,13 +57,20 @@ def _refuse_internal_host(host: str) -> None:
     name = host.rstrip(".").lower()
     if name == "localhost" or name.endswith(".localhost"):
         raise SubscriptionUrlRefusedError("url must not name this machine.")
-    try:
-        address = ipaddress.ip_address(name)
-    except ValueError:
-        return  # a DNS name
-    mapped = getattr(address, "ipv4_mapped", None) or address
-    if not mapped.is_global or mapped.is_multicast:
+    if is_internal_address(name):
         raise SubscriptionUrlRefusedError("url must not name a loopback, private or reserved address.")
+
+
+def is_internal_address(text: str) -> bool:
+    """True for an IP address an outbound call must not reach (loopback, private, link-local,
+    multicast, reserved, unspecified, or an IPv4-mapped one of those); False for a public one or for
+    what is no IP address at all (a DNS name)."""
+    try:
+        address = ipaddress.ip_address(text.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None) or address
+    return not mapped.is_global or mapped.is_multicast
 
 
 def parse_events(raw: Any) -> tuple[str, ...]:
