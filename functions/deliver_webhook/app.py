@@ -43,9 +43,9 @@ def record_handler(record: SQSRecord) -> None:
     except ValueError:
         logger.warning("not a webhook delivery: dropped", extra={"messageId": record.message_id})
         return
-    attempt = int(record.attributes.approximate_receive_count or 1)
-    outcome = deliver_webhook(delivery, attempt, webhook_delivery_dependencies())
-    extra = {"webhookId": delivery.webhook_id, "subscriptionId": delivery.subscription_id, "attempt": attempt}
+    receive = int(record.attributes.approximate_receive_count or 1)  # for the log: attempts are the log's
+    outcome = deliver_webhook(delivery, webhook_delivery_dependencies())
+    extra = {"webhookId": delivery.webhook_id, "subscriptionId": delivery.subscription_id, "receive": receive}
     if outcome.retry_in_seconds is not None:
         redelivery().later(record.event_source_arn, record.receipt_handle, outcome.retry_in_seconds)
         logger.warning("webhook not delivered", extra={**extra, "retryInSeconds": outcome.retry_in_seconds})

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import LocalStackHandle, run_local
+from tests.e2e.test_durability_e2e import DEADLINE_APPROVAL
 from tests.e2e.test_kinds_e2e import SampleRun, token_for, wait_for
 from tests.support.webhook_receiver import WebhookReceiver
 
@@ -84,18 +85,31 @@ def test_each_lifecycle_event_arrives_once_per_webhook_id_signed_as_standard_web
     }
 
 
-def test_a_stopped_run_ends_with_interrupt_cancelled(
+def received_types(receiver: WebhookReceiver, run: SampleRun, secret: str, last: str) -> list[str]:
+    """The types the receiver got for the run, once `last` is among them."""
+
+    def arrived() -> list[str] | None:
+        types = [r.verified(secret)["type"] for r in receiver.accepted_of_run(run.run_id)]
+        return types if last in types else None
+
+    found: list[str] = wait_for(arrived)
+    return found
+
+
+def test_a_stopped_run_ends_with_interrupt_cancelled_and_a_deadline_with_interrupt_expired(
     local_stack: LocalStackHandle, receiver: WebhookReceiver, subscribed: dict[str, Any]
 ) -> None:
+    # Given a run stopped while it waits
     run = SampleRun(local_stack, "interrupt", {"interrupt": CUSTOM})
     run.suspended_at("Interrupt")
     local_stack.sfn.stop_execution(executionArn=run.execution_arn, error="Stopped", cause="e2e")
-    types = wait_for(
-        lambda: (lambda t: t if "interrupt.cancelled" in t else None)(
-            [r.verified(subscribed["secret"])["type"] for r in receiver.accepted_of_run(run.run_id)]
-        )
-    )
-    assert types == ["interrupt.requested", "interrupt.cancelled"]
+    # Then its end is interrupt.cancelled
+    cancelled = received_types(receiver, run, subscribed["secret"], "interrupt.cancelled")
+    assert cancelled == ["interrupt.requested", "interrupt.cancelled"]
+    # And an approval nobody answers by its deadline ends with interrupt.expired
+    late = SampleRun(local_stack, "interrupt", {"interrupt": DEADLINE_APPROVAL})
+    expired = received_types(receiver, late, subscribed["secret"], "interrupt.expired")
+    assert expired == ["interrupt.requested", "interrupt.expired"]
 
 
 def test_a_receiver_down_for_a_while_gets_retries_then_parked_then_redriven(

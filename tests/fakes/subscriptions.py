@@ -4,7 +4,7 @@ a poster that answers what the test scripts (a status, or no answer at all)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -50,6 +50,13 @@ class MemoryDeliveryLog:
             and (status is None or e.status == status)
         ]
         return tuple(sorted(found, key=lambda e: e.delivery.event_time, reverse=True)[:limit])
+
+    def requeued(self, entry: DeliveryEntry, updated_at: str) -> None:
+        kept = self.kept.get(entry.delivery.webhook_id)
+        if kept is not None and kept.status == "parked":
+            self.kept[entry.delivery.webhook_id] = replace(
+                kept, status="pending", attempts=0, updated_at=updated_at, next_attempt_at=None
+            )
 
 
 @dataclass

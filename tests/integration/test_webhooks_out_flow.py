@@ -165,15 +165,16 @@ def test_a_refusing_receiver_is_retried_with_backoff_then_parked_then_redriven(w
     (message,) = queued(world)
     receiver.answer = 500
     deliverer = Handler("deliver_webhook")
-    # When the receiver answers 500 to attempts 1 and 2, Then each is the batch's failure
-    for attempt in (1, 2):
-        failures = deliverer(sqs_event(world, [message], attempt))["batchItemFailures"]
+    # When the receiver answers 500 to attempts 1 and 2 (SQS counting more receives: Lambda was
+    # throttled, say), Then each is the batch's failure: attempts are the log's, not SQS's count
+    for receive in (7, 8):
+        failures = deliverer(sqs_event(world, [message], receive))["batchItemFailures"]
         assert failures == [{"itemIdentifier": message["MessageId"]}]
     _, log = api(world, "GET", f"/subscriptions/{made['id']}/deliveries?status=retrying")
     (entry,) = log["deliveries"]
     assert (entry["attempts"], entry["lastStatusCode"], entry["lastError"]) == (2, 500, "HTTP 500")
     # When the third (the last) fails too, Then it is parked, and the message is done with
-    assert deliverer(sqs_event(world, [message], 3)) == {"batchItemFailures": []}
+    assert deliverer(sqs_event(world, [message], 9)) == {"batchItemFailures": []}
     _, parked = api(world, "GET", f"/subscriptions/{made['id']}/deliveries?status=parked")
     assert [d["webhookId"] for d in parked["deliveries"]] == [entry["webhookId"]]
     # When the receiver is back and the subscription is redriven
@@ -242,3 +243,28 @@ def test_a_hostile_body_is_a_subscription_or_a_problem_with_its_code_never_a_500
         "unknown_event_type",
         "too_many_subscriptions",
     }
+
+
+def test_a_redrive_marks_pending_only_what_is_still_parked(world: dict[str, Any], table_name: str) -> None:
+    # Given two entries of the log: one parked, one the deliverer delivered since its redrive queued it
+    from waitgate.adapters.dynamodb_delivery_log import DynamoDbDeliveryLog
+    from waitgate.subscriptions.records import DeliveryEntry, QueuedDelivery
+
+    log = DynamoDbDeliveryLog(boto3.client("dynamodb", region_name=REGION), table_name)
+    parked, delivered = (
+        DeliveryEntry(
+            QueuedDelivery("default", "sub_1", "run-1", seq, "interrupt.resolved", "t"),
+            status,
+            3,
+            "2026-12-03T08:00:00.000Z",
+        )
+        for seq, status in ((1, "parked"), (2, "delivered"))
+    )
+    log.record(parked)
+    log.record(delivered)
+    # When the redrive marks both
+    log.requeued(parked, "2026-12-03T09:00:00.000Z")
+    log.requeued(delivered, "2026-12-03T09:00:00.000Z")
+    # Then only the parked one is pending again, with no attempts; the delivered one stays delivered
+    assert (log.entry(parked.delivery).status, log.entry(parked.delivery).attempts) == ("pending", 0)  # type: ignore[union-attr]
+    assert log.entry(delivered.delivery) == delivered

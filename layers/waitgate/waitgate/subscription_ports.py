@@ -38,6 +38,11 @@ class DeliveryLog(Protocol):
         """The subscription's entries, newest event first (of one status, if given)."""
         ...
 
+    def requeued(self, entry: DeliveryEntry, updated_at: str) -> None:
+        """A parked entry made pending with no attempts, only if it is still parked (the deliverer
+        may have delivered it since its redrive queued it)."""
+        ...
+
 
 class DeliveryQueue(Protocol):
     def enqueue(self, deliveries: Sequence[QueuedDelivery]) -> None:

@@ -131,8 +131,8 @@ def test_a_delivery_is_sent_signed_once_and_a_duplicate_is_not_sent_again(
     poster = ScriptedPoster([204])
     deps = deliverer(manage, poster)
     delivery = delivery_of(made["id"])
-    assert deliver_webhook(delivery, 1, deps).outcome == "delivered"
-    assert deliver_webhook(delivery, 1, deps).outcome == "already-delivered"
+    assert deliver_webhook(delivery, deps).outcome == "delivered"
+    assert deliver_webhook(delivery, deps).outcome == "already-delivered"
     (post,) = poster.posts
     assert (post["url"], post["secret"], post["webhookId"]) == (URL, made["secret"], delivery.webhook_id)
     assert post["body"]["data"]["payload"] == {"resumeValue": {"ok": True}}
@@ -145,7 +145,7 @@ def test_failed_attempts_back_off_then_park_then_a_redrive_queues_it_with_its_we
     made = add_subscription(OPS, {"url": URL, "events": ["interrupt.resolved"]}, manage)
     deps = deliverer(manage, ScriptedPoster([503, None, 500, 200]))
     delivery = delivery_of(made["id"])
-    outcomes = [deliver_webhook(delivery, attempt, deps) for attempt in (1, 2, 3)]
+    outcomes = [deliver_webhook(delivery, deps) for _ in range(3)]
     assert [(o.outcome, o.retry_in_seconds) for o in outcomes] == [
         ("retrying", 30),
         ("retrying", 60),
@@ -155,7 +155,7 @@ def test_failed_attempts_back_off_then_park_then_a_redrive_queues_it_with_its_we
     assert (entry["attempts"], entry["lastStatusCode"], entry["lastError"]) == (3, 500, "HTTP 500")
     assert redrive(OPS, made["id"], manage) == {"subscriptionId": made["id"], "redriven": 1}
     assert manage.queue.sent == [delivery]  # type: ignore[attr-defined]
-    assert deliver_webhook(delivery, 1, deps).outcome == "delivered"
+    assert deliver_webhook(delivery, deps).outcome == "delivered"
     (entry,) = list_deliveries(OPS, made["id"], None, "10", manage)["deliveries"]
     assert (entry["status"], entry["attempts"], entry["webhookId"]) == ("delivered", 1, delivery.webhook_id)
     assert redrive(OPS, made["id"], manage)["redriven"] == 0
@@ -165,9 +165,9 @@ def test_a_removed_subscription_or_a_lost_event_is_dropped_unsent(manage: Subscr
     made = add_subscription(OPS, {"url": URL, "events": ["interrupt.resolved"]}, manage)
     poster = ScriptedPoster()
     deps = deliverer(manage, poster)
-    assert deliver_webhook(replace(delivery_of(made["id"]), seq=9), 1, deps).outcome == "dropped"
+    assert deliver_webhook(replace(delivery_of(made["id"]), seq=9), deps).outcome == "dropped"
     remove_subscription(OPS, made["id"], manage)
-    assert deliver_webhook(delivery_of(made["id"]), 1, deps).outcome == "dropped"
+    assert deliver_webhook(delivery_of(made["id"]), deps).outcome == "dropped"
     assert poster.posts == []
 
 

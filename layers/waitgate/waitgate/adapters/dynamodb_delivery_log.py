@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code
 from waitgate.adapters.dynamodb_items import event_from_item
 from waitgate.adapters.dynamodb_keys import event_sk, key_of, run_pk
 from waitgate.adapters.dynamodb_subscriptions import aws_call
@@ -81,6 +82,31 @@ class DynamoDbDeliveryLog:
                 break
             request["ExclusiveStartKey"] = answer["LastEvaluatedKey"]
         return tuple(found[:limit])
+
+    def requeued(self, entry: DeliveryEntry, updated_at: str) -> None:
+        delivery = entry.delivery
+        key = key_of(log_pk(delivery.tenant_id, delivery.subscription_id), log_sk(delivery))
+        try:
+            aws_call(
+                lambda: self._client.update_item(
+                    TableName=self._table,
+                    Key=key,
+                    UpdateExpression=(
+                        "SET #status = :pending, attempts = :zero, updatedAt = :now REMOVE nextAttemptAt"
+                    ),
+                    ConditionExpression="#status = :parked",
+                    ExpressionAttributeNames={"#status": "status"},
+                    ExpressionAttributeValues={
+                        ":pending": {"S": "pending"},
+                        ":parked": {"S": "parked"},
+                        ":zero": {"N": "0"},
+                        ":now": {"S": updated_at},
+                    },
+                )
+            )
+        except AWS_CALL_ERRORS as error:
+            if error_code(error) != "ConditionalCheckFailedException":
+                raise
 
 
 class DynamoDbRunEvents:

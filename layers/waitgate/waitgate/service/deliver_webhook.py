@@ -43,9 +43,10 @@ class AttemptOutcome:
     retry_in_seconds: int | None = None
 
 
-def deliver_webhook(
-    delivery: QueuedDelivery, attempt: int, deps: WebhookDeliveryDependencies
-) -> AttemptOutcome:
+def deliver_webhook(delivery: QueuedDelivery, deps: WebhookDeliveryDependencies) -> AttemptOutcome:
+    """One attempt. Attempts are counted in the log, not by SQS's ApproximateReceiveCount: a receive
+    that never reached us (Lambda throttled, the batch returned) is no attempt, and a redrive starts
+    the count again."""
     subscription = deps.subscriptions.get(delivery.tenant_id, delivery.subscription_id)
     if subscription is None:
         return AttemptOutcome("dropped")
@@ -71,7 +72,7 @@ def deliver_webhook(
         return AttemptOutcome("delivered")
     if error is None:
         base = replace(base, last_error=f"HTTP {status_code}")
-    step = after_failure(max(attempt, attempts), deps.max_attempts, deps.retry_base_seconds)
+    step = after_failure(attempts, deps.max_attempts, deps.retry_base_seconds)
     if isinstance(step, Park):
         deps.log.record(replace(base, status="parked"))
         deps.telemetry.record(WebhookAttempted("parked", delivery.tenant_id))

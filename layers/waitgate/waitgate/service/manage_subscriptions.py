@@ -8,7 +8,7 @@ run is. The secret is answered once, by the POST that made (or took) it; a list 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final
 
 from waitgate.clock import rfc3339
@@ -83,7 +83,7 @@ def redrive(caller: Caller, subscription_id: str, deps: SubscriptionDependencies
     now = rfc3339(deps.clock.now())
     deps.queue.enqueue([entry.delivery for entry in parked])  # first: a failed send leaves them parked
     for entry in parked:
-        deps.log.record(replace(entry, status="pending", attempts=0, updated_at=now, next_attempt_at=None))
+        deps.log.requeued(entry, now)
     return {"subscriptionId": subscription.subscription_id, "redriven": len(parked)}
 
 
