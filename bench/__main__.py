@@ -30,6 +30,7 @@ MODULES = [
     "durable_roundtrip",
     "cli_start",
     "mcp_roundtrip",
+    "webhooks_out",
 ]
 
 
