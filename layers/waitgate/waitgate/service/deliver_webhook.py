@@ -15,13 +15,13 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Literal
 
-from waitgate.clock import rfc3339
+from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import DeliveryFailedError
 from waitgate.ports import Clock, Telemetry
-from waitgate.records import RunRef
+from waitgate.records import RunEvent, RunRef
 from waitgate.subscription_ports import DeliveryLog, RunEvents, Subscriptions, WebhookPoster
 from waitgate.subscriptions.delivery_plan import Park, accepted, after_failure, short_error, webhook_body
-from waitgate.subscriptions.records import DeliveryEntry, QueuedDelivery
+from waitgate.subscriptions.records import DeliveryEntry, QueuedDelivery, Subscription
 from waitgate.telemetry import WebhookAttempted
 
 
@@ -57,27 +57,47 @@ def deliver_webhook(delivery: QueuedDelivery, deps: WebhookDeliveryDependencies)
     if event is None or event.type != delivery.event_type:
         return AttemptOutcome("dropped")
     attempts = (known.attempts if known is not None else 0) + 1
-    now = deps.clock.now()
-    status_code, error = None, None
+    return _settled(_posted(subscription, delivery, event, attempts, deps), deps)
+
+
+def _posted(
+    subscription: Subscription,
+    delivery: QueuedDelivery,
+    event: RunEvent,
+    attempts: int,
+    deps: WebhookDeliveryDependencies,
+) -> DeliveryEntry:
+    """The attempt made: `delivered` on a 2xx, else `pending` with what the receiver answered."""
+    moment = deps.clock.now()
+    now = rfc3339(moment)
     try:
         status_code = deps.poster.post(
-            subscription.url, subscription.secret, delivery.webhook_id, webhook_body(delivery, event), now
+            subscription.url,
+            subscription.secret,
+            delivery.webhook_id,
+            webhook_body(delivery, event),
+            moment,
         )
     except DeliveryFailedError as failure:
-        error = short_error(failure.detail)
-    base = DeliveryEntry(delivery, "pending", attempts, rfc3339(now), status_code, error)
-    if status_code is not None and accepted(status_code):
-        deps.log.record(replace(base, status="delivered", delivered_at=rfc3339(now)))
-        deps.telemetry.record(WebhookAttempted("delivered", delivery.tenant_id))
+        return DeliveryEntry(delivery, "pending", attempts, now, last_error=short_error(failure.detail))
+    if accepted(status_code):
+        return DeliveryEntry(delivery, "delivered", attempts, now, status_code, delivered_at=now)
+    return DeliveryEntry(delivery, "pending", attempts, now, status_code, f"HTTP {status_code}")
+
+
+def _settled(entry: DeliveryEntry, deps: WebhookDeliveryDependencies) -> AttemptOutcome:
+    """The attempt logged as delivered, retrying (with its backoff) or parked after the last one."""
+    tenant_id = entry.delivery.tenant_id
+    if entry.status == "delivered":
+        deps.log.record(entry)
+        deps.telemetry.record(WebhookAttempted("delivered", tenant_id))
         return AttemptOutcome("delivered")
-    if error is None:
-        base = replace(base, last_error=f"HTTP {status_code}")
-    step = after_failure(attempts, deps.max_attempts, deps.retry_base_seconds)
+    step = after_failure(entry.attempts, deps.max_attempts, deps.retry_base_seconds)
     if isinstance(step, Park):
-        deps.log.record(replace(base, status="parked"))
-        deps.telemetry.record(WebhookAttempted("parked", delivery.tenant_id))
+        deps.log.record(replace(entry, status="parked"))
+        deps.telemetry.record(WebhookAttempted("parked", tenant_id))
         return AttemptOutcome("parked")
-    due = rfc3339(now + timedelta(seconds=step.delay_seconds))
-    deps.log.record(replace(base, status="retrying", next_attempt_at=due))
-    deps.telemetry.record(WebhookAttempted("retrying", delivery.tenant_id))
+    due = rfc3339(parse_rfc3339(entry.updated_at) + timedelta(seconds=step.delay_seconds))
+    deps.log.record(replace(entry, status="retrying", next_attempt_at=due))
+    deps.telemetry.record(WebhookAttempted("retrying", tenant_id))
     return AttemptOutcome("retrying", step.delay_seconds)
