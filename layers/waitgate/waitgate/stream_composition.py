@@ -58,7 +58,8 @@ def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
         consumers.append(
             Consumer(SCHEDULE_CLEANUP, lambda: scheduler.delete_schedules(ended), SCHEDULE_CLEANUP_RETRIES)
         )
-    if settings().webhook_queue_name and (event := lifecycle_event(raw.get("eventName"), new)) is not None:
+    webhooks_out = settings().webhook_queue and settings().directory_table_name
+    if webhooks_out and (event := lifecycle_event(raw.get("eventName"), new)) is not None:
         consumers.append(Consumer(WEBHOOKS_OUT, lambda: _fan_out(event)))
     return consumers
 

@@ -1,5 +1,5 @@
 """Wires the webhooks out (docs/webhooks-out.md): the subscriptions (directory table), the delivery
-log and the run's events (interrupts table), the delivery queue (WEBHOOK_QUEUE_NAME), the signed POST."""
+log and the run's events (interrupts table), the delivery queue (Settings.webhook_queue), the signed POST."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def delivery_log() -> DeliveryLog:
 def delivery_queue() -> DeliveryQueue:
     from waitgate.adapters.sqs_webhook_queue import SqsWebhookQueue
 
-    return SqsWebhookQueue(aws_client("sqs"), settings().webhook_queue_name)
+    return SqsWebhookQueue(aws_client("sqs"), settings().webhook_queue)
 
 
 def subscription_dependencies() -> SubscriptionDependencies:
