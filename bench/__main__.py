@@ -32,6 +32,7 @@ MODULES = [
     "stack_costs",
     "mcp_roundtrip",
     "ledger",
+    "webhooks_out",
 ]
 
 

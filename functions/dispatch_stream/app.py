@@ -2,7 +2,8 @@
 
 Each record goes to every consumer it is work for, in order: the outbox (deliver every committed ending
 not delivered yet), the Slack refresh (every Slack message of a decided interrupt says so), the
-schedules' cleanup (an ended interrupt's schedules that have not run are deleted). A consumer that
+schedules' cleanup (an ended interrupt's schedules that have not run are deleted), the webhooks out
+(a lifecycle event queued for each subscription naming its type: docs/webhooks-out.md). A consumer that
 fails reports its record (ReportBatchItemFailures) and stops the batch there; what the others did on it
 is remembered, so the mapping's retry runs only what failed (service/dispatch_stream).
 """

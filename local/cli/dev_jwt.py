@@ -13,7 +13,8 @@ DESCRIPTION = """\
 Print a JWT (RS256, signed by the local issuer in the state directory) that the running local
 stack's JWT authorizer accepts: `sub` and `scope` as given, for the stack's issuer and audience.
 Pass it as `Authorization: Bearer <jwt>`. Scopes: approvals:respond, runs:read, interrupts:mint,
-interrupts:request (an agent's asks over MCP, docs/mcp.md)."""
+interrupts:request (an agent's asks over MCP, docs/mcp.md), subscriptions:manage (webhooks out,
+docs/webhooks-out.md)."""
 EXAMPLE = """\
 example:
   JWT=$(waitgate dev-jwt --sub alice --scope "approvals:respond runs:read")"""

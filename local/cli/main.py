@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 DESCRIPTION = """\
 waitgate's local stack and its developer tools: run the stack, mint JWTs it accepts, read the
 notifications it sent and the metrics it emitted, manage approver groups, roles and contact points,
-and webhook sources, and re-drive parked deliveries.
+webhook sources and webhooks-out subscriptions, and re-drive parked deliveries.
 `waitgate COMMAND --help` says more."""
 EPILOG = """\
 environment:
@@ -92,6 +92,13 @@ COMMANDS = {
         "run_webhooks",
         "manage webhook sources and read their events (the local stack's, or a deployed one's)",
     ),
+    "subscriptions": Command(
+        "local.cli.subscriptions",
+        "add_subscriptions_parser",
+        "run_subscriptions",
+        "manage webhooks out: subscriptions, their delivery logs, redrive",
+        calls_aws=False,
+    ),
     "deliveries": Command(
         "local.cli.deliveries",
         "add_deliveries_parser",
@@ -121,6 +128,7 @@ ONE_LINE_ERRORS = (
     ("local.cli.webhooks", "SourceRefusedError"),
     ("local.cli.deliveries", "RedriveRefusedError"),
     ("local.cli.ledger", "LedgerFileError"),
+    ("local.cli.subscriptions", "SubscriptionRefusedError"),
     ("botocore.exceptions", "BotoCoreError"),
     ("botocore.exceptions", "ClientError"),
 )

@@ -89,6 +89,7 @@ class LocalIssuer:
                 "runs:read",
                 "interrupts:mint",
                 "interrupts:request",
+                "subscriptions:manage",
             ],
             "id_token_signing_alg_values_supported": ["RS256"],
         }

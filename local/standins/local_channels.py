@@ -41,6 +41,10 @@ class LocalChannels:
             "EmailSender": LOCAL_EMAIL_SENDER,
             "NotificationAttempts": "3",
             "NotificationRetryBaseSeconds": "1",
+            # Webhooks out (docs/webhooks-out.md): a receiver on this machine, quick retries.
+            "SubscriptionLoopbackHttp": "on",
+            "WebhookAttempts": "4",
+            "WebhookRetryBaseSeconds": "1",
         }
 
     def after_resources(self, context: StackContext) -> None:

@@ -22,6 +22,7 @@ NAME_LIMITS = {
     ("AWS::SSM::Parameter", "Name"): 2048,
     ("AWS::CloudWatch::Dashboard", "DashboardName"): 255,
     ("AWS::Logs::LogGroup", "LogGroupName"): 512,
+    ("AWS::SQS::Queue", "QueueName"): 80,
 }
 
 

@@ -299,6 +299,7 @@ WIRING_MODULES = (
     "waitgate.webhook_composition",
     "waitgate.request_composition",
     "waitgate.stream_composition",
+    "waitgate.subscription_composition",
     "waitgate.reconcile_composition",
     "waitgate.slack_ack_composition",
     "waitgate.boto_clients",

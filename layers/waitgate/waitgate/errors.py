@@ -221,3 +221,26 @@ class UnsupportedMediaTypeError(WaitgateError):
     code = "unsupported_media_type"
     status = 415
     title = "Unsupported media type"
+
+
+class SubscriptionUrlRefusedError(WaitgateError):
+    """A subscription's URL a delivery may not go to (docs/webhooks-out.md)."""
+
+    code = "subscription_url_refused"
+    status = 400
+    title = "Subscription URL refused"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, path="url")
+
+
+class UnknownEventTypeError(WaitgateError):
+    code = "unknown_event_type"
+    status = 400
+    title = "Unknown event type"
+
+
+class TooManySubscriptionsError(WaitgateError):
+    code = "too_many_subscriptions"
+    status = 409
+    title = "Too many subscriptions"

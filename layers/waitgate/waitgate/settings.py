@@ -51,6 +51,12 @@ class Settings(BaseModel):
     notification_retry_base_seconds: float = Field(default=30, gt=0)
     # Lambda durable functions (docs/durable-functions.md): where their callback API is; "" = Lambda's.
     durable_endpoint_url: str = ""
+    # Webhooks out (docs/webhooks-out.md): the delivery queue, the deliverer's attempts and backoff,
+    # and whether a subscription may name http://127.0.0.1 (the local stack's setting; never on AWS).
+    webhook_queue_name: str = ""  # WEBHOOK_QUEUE_NAME, else named after the stack (webhook_queue)
+    webhook_attempts: int = Field(default=8, ge=1, le=20)
+    webhook_retry_base_seconds: float = Field(default=30, gt=0)
+    subscription_loopback_http: bool = False
 
     # The /inbox page's sign-in (docs/inbox.md): the issuer, the public client, its endpoints.
     oidc_issuer: str = ""
@@ -66,6 +72,17 @@ class Settings(BaseModel):
     # The index the inbox lists from: InboxByDeadline, or for the one deploy that upgrades a stack
     # from the former PendingByDeadline (template parameter FormerPendingIndex=keep), that one.
     pending_index: str = Field(default="InboxByDeadline", pattern=r"^(InboxByDeadline|PendingByDeadline)$")
+
+    @property
+    def webhook_queue(self) -> str:
+        """The webhooks-out queue's name: WEBHOOK_QUEUE_NAME, else `<stack>-webhooks` (the template's
+        QueueName) with the stack's name read from PUBLIC_BASE_URL_PARAMETER (`/<stack>/public-base-url`,
+        in every function's environment): the stream reader's 4 KB environment has no room for one more
+        name. "" when neither says (no webhooks out: a test's environment)."""
+        if self.webhook_queue_name:
+            return self.webhook_queue_name
+        stack, _, rest = self.public_base_url_parameter.removeprefix("/").partition("/")
+        return f"{stack}-webhooks" if stack and rest == "public-base-url" else ""
 
     @classmethod
     def from_environment(cls) -> Settings:
@@ -108,6 +125,10 @@ class Settings(BaseModel):
             mcp_settings_parameter=env.get("MCP_SETTINGS_PARAMETER", ""),
             pending_index=env.get("PENDING_INDEX") or "InboxByDeadline",
             durable_endpoint_url=env.get("DURABLE_ENDPOINT_URL", ""),
+            webhook_queue_name=env.get("WEBHOOK_QUEUE_NAME", ""),
+            webhook_attempts=int(env.get("WEBHOOK_ATTEMPTS") or 8),
+            webhook_retry_base_seconds=float(env.get("WEBHOOK_RETRY_BASE_SECONDS") or 30),
+            subscription_loopback_http=env.get("SUBSCRIPTION_LOOPBACK_HTTP", "off") == "on",
         )
 
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from waitgate.service.dispatch_stream import Consumer, RoutedRecord
 
 OUTBOX, LEDGER, SLACK_REFRESH, SCHEDULE_CLEANUP = "outbox", "ledger", "slack-refresh", "schedule-cleanup"
+WEBHOOKS_OUT = "webhooks-out"  # docs/webhooks-out.md: retried as long as the mapping retries
 SLACK_REFRESH_RETRIES = 5  # as its own mapping had (docs/channels.md)
 SCHEDULE_CLEANUP_RETRIES = 3  # best effort: a schedule left behind fires and changes nothing
 
@@ -41,6 +42,7 @@ def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
         decided_interrupt,
         ended_interrupt,
         inserted_event,
+        lifecycle_event,
         undelivered_ending,
     )
     from waitgate.ledger.entries import is_ledgered
@@ -64,7 +66,17 @@ def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
         consumers.append(
             Consumer(SCHEDULE_CLEANUP, lambda: scheduler.delete_schedules(ended), SCHEDULE_CLEANUP_RETRIES)
         )
+    webhooks_out = settings().webhook_queue and settings().directory_table_name
+    if webhooks_out and (event := lifecycle_event(raw.get("eventName"), new)) is not None:
+        consumers.append(Consumer(WEBHOOKS_OUT, lambda: _fan_out(event)))
     return consumers
+
+
+def _fan_out(event: Any) -> object:
+    from waitgate.service.fan_out_webhooks import fan_out
+    from waitgate.subscription_composition import delivery_queue, subscriptions
+
+    return fan_out(event, subscriptions(), delivery_queue())
 
 
 def stream_progress() -> StreamProgress:

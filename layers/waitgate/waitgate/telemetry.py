@@ -194,6 +194,18 @@ class Reconciled:
         return MetricPoint("Reconciled", "Count", 1, (("outcome", self.heal),), self.tenant_id)
 
 
+@dataclass(frozen=True)
+class WebhookAttempted:
+    """One attempt of a webhook out (docs/webhooks-out.md): delivered, to be retried, or parked after
+    its last attempt (WebhookDeliveriesParkedAlarm)."""
+
+    outcome: Literal["delivered", "retrying", "parked"]
+    tenant_id: str = ""
+
+    def metric(self) -> MetricPoint:
+        return MetricPoint("WebhookDeliveries", "Count", 1, (("outcome", self.outcome),), self.tenant_id)
+
+
 Fact = (
     Requested
     | Voted
@@ -205,6 +217,7 @@ Fact = (
     | Delivered
     | Notified
     | Reconciled
+    | WebhookAttempted
 )
 
 

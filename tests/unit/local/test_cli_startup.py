@@ -18,6 +18,7 @@ from local.cli.main import COMMANDS
 
 def test_top_level_help_imports_no_command_module() -> None:
     probe = (
+        f"ARGUMENTS = {ACTION_ARGUMENTS!r}\n"
         "import sys\n"
         "from local.cli.main import main\n"
         "for argv in (['--help'], ['--version']):\n"
@@ -42,13 +43,18 @@ def test_each_command_declares_the_summary_the_top_level_help_shows(name: str) -
     assert declared[name] == command.summary
 
 
+# What a command needs to run at all (its required options, or its action)
+ACTION_ARGUMENTS = {"dev-jwt": ["--sub", "alice"], "subscriptions": ["list"]}
+
+
 @pytest.mark.parametrize("name", sorted(name for name, command in COMMANDS.items() if not command.calls_aws))
 def test_a_command_that_calls_no_aws_imports_neither_boto3_nor_botocore(name: str, tmp_path: Path) -> None:
     # Given no running stack (the command still imports all it runs with, then says so in one line)
     probe = (
+        f"ARGUMENTS = {ACTION_ARGUMENTS!r}\n"
         "import sys\n"
         "from local.cli.main import main\n"
-        f"code = main([{name!r}] + ({name!r} == 'dev-jwt') * ['--sub', 'alice'])\n"
+        f"code = main([{name!r}] + ARGUMENTS.get({name!r}, []))\n"
         "heavy = ('boto3', 'botocore', 'moto', 'importlib.metadata')\n"
         "print(code, sorted(m for m in heavy if m in sys.modules))\n"
     )

@@ -15,6 +15,10 @@ from typing import Any
 from waitgate.adapters.dynamodb_items import event_from_item, interrupt_from_item
 from waitgate.adapters.dynamodb_keys import is_event_sk, node_sk
 from waitgate.records import ENDED_STATUSES, InterruptRecord, RunEvent, RunRef
+from waitgate.subscriptions.records import LifecycleEvent
+from waitgate.subscriptions.targets import EVENT_TYPES
+
+EVENTS_PREFIX = "EVT#"
 
 
 @dataclass(frozen=True)
@@ -94,3 +98,20 @@ def inserted_event(raw: Mapping[str, Any]) -> LedgerSource | None:
     if prefix != "RUN" or not tenant_id or not run_id:
         return None
     return LedgerSource(RunRef(tenant_id, run_id), event_from_item(new))
+
+
+def lifecycle_event(event_name: object, new_image: Mapping[str, Any]) -> LifecycleEvent | None:
+    """The lifecycle event an INSERT of an event item commits (interrupt.requested, .resolved,
+    .expired, .cancelled), for the webhooks out; None for anything else. The template's FilterCriteria
+    says the same."""
+    sk, pk = new_image.get("sk"), new_image.get("pk")
+    if event_name != "INSERT" or not isinstance(sk, str) or not sk.startswith(EVENTS_PREFIX):
+        return None
+    if not isinstance(pk, str) or new_image.get("type") not in EVENT_TYPES:
+        return None
+    tenant_id, _, run_id = pk.removeprefix("RUN#").partition("#")
+    if not pk.startswith("RUN#") or not tenant_id or not run_id:
+        return None
+    return LifecycleEvent(
+        tenant_id, run_id, int(str(new_image["seq"])), str(new_image["type"]), str(new_image["time"])
+    )

@@ -1,6 +1,7 @@
 """dispatchStream: the one reader of the interrupts table's stream hands each record to every consumer
 it is work for — the outbox (deliver_resolution), the decision ledger (append_to_ledger), the Slack
-refresh, the schedules' cleanup — in that order, each failure-isolated from the others.
+refresh, the schedules' cleanup, the webhooks out (fan_out_webhooks) — in that order, each
+failure-isolated from the others.
 
 One event source mapping, not three: DynamoDB advises at most two readers per shard (more are
 throttled and every consumer lags). The mapping has ReportBatchItemFailures and

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from pydantic.alias_generators import to_camel
 
 from waitgate.http.openapi.mcp_routes import McpRequest
+from waitgate.http.openapi.subscription_routes import SUBSCRIPTION_MODELS, SubscriptionRequest
 from waitgate.payloads.kinds import InterruptKind
 from waitgate.records import RunStatus
 from waitgate.service.mint_token import MAX_SUB_LENGTH, MAX_TTL_SECONDS
@@ -269,7 +270,12 @@ class Problem(BaseModel):
     path: str | None = None
 
 
-REQUEST_BODIES: tuple[type[BaseModel], ...] = (ResolveRequest, ResolveForm, McpRequest)  # validated
+REQUEST_BODIES: tuple[type[BaseModel], ...] = (
+    ResolveRequest,
+    ResolveForm,
+    McpRequest,
+    SubscriptionRequest,
+)  # validated
 MODELS: tuple[type[BaseModel], ...] = (
     McpRequest,
     ResolveRequest,
@@ -287,4 +293,5 @@ MODELS: tuple[type[BaseModel], ...] = (
     FreshLinkAnswer,
     Capabilities,
     Problem,
+    *SUBSCRIPTION_MODELS,
 )

@@ -9,6 +9,7 @@ from waitgate.http.openapi.browsable import ASSET_TYPES
 from waitgate.http.openapi.components import component_schemas, ref
 from waitgate.http.openapi.operations import FORM, PROBLEM, Operation, Reply
 from waitgate.http.openapi.registry import OPERATIONS
+from waitgate.http.openapi.subscription_routes import SUBSCRIPTION_PARAMETERS
 from waitgate.payloads.kinds import INTERRUPT_KINDS
 from waitgate.service import list_interrupts, read_runs, read_webhook_events
 
@@ -109,6 +110,7 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
         "schema": {"type": "string", "enum": ["unmatched", "matched"]},
         "description": "unmatched: kept for a wait yet to come; matched: resolved a wait.",
     },
+    **SUBSCRIPTION_PARAMETERS,
 }
 HEADERS: Final[dict[str, dict[str, Any]]] = {
     "Idempotent-Replayed": {

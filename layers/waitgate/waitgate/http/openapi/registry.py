@@ -20,6 +20,7 @@ from waitgate.http.openapi.operations import (
     Reply,
     refusals,
 )
+from waitgate.http.openapi.subscription_routes import SUBSCRIPTION_OPERATIONS
 
 GATEWAY = (e.UnauthorizedError,)  # API Gateway's JWT authorizer (and the handler's own check)
 BODY = (e.ValidationFailedError, e.PayloadTooLargeError, e.UnsupportedMediaTypeError)
@@ -368,4 +369,5 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         tags=("host",),
     ),
     *MCP_OPERATIONS,
+    *SUBSCRIPTION_OPERATIONS,
 )
