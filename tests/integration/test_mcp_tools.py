@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterator
+from datetime import timedelta
 from typing import Any, TypeVar
 
 import pytest
@@ -19,8 +20,9 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.shared.exceptions import MCPError
 
+from tests.fakes.memory import FixedClock
 from tests.support.handlers import Handler, http_event, sample_event
-from tests.support.run_reads import get_run_event
+from tests.support.run_reads import get_run_event, list_events_event
 from waitgate.mcp_server.bearer import JwtVerifier
 from waitgate.mcp_server.tools import build_server
 
@@ -127,6 +129,54 @@ def test_a_refused_ask_is_a_json_rpc_error_that_writes_nothing(environment: None
     reader = refused("auditor", "runs:read", "acme", "request_approval", {"title": "x"})
     assert reader.data["code"] == "forbidden"
     assert call("alice", "runs:read", "acme", "list_pending", {})["items"] == []
+
+
+def run_of(view: dict[str, Any], tenant: str = "acme") -> dict[str, Any]:
+    """The ask's run as the run surface shows it (GET /runs/{id}) and its events' types."""
+    answer = Handler("get_run")(get_run_event(view["runId"], tenant=tenant))
+    assert answer["statusCode"] == 200, answer["body"]
+    listed = Handler("list_run_events")(list_events_event(view["runId"], tenant=tenant))
+    types = [event["type"] for event in json.loads(listed["body"])["events"]]
+    return json.loads(answer["body"]) | {"eventTypes": types}
+
+
+def test_an_asks_run_ends_with_its_interrupt_completed_once_decided(environment: None) -> None:
+    # Given an ask whose run waits for alice (nothing hangs: it must end with her decision)
+    asked = call(*AGENT, "request_approval", {"title": "Ship?", "approvers": ["alice"], "request_key": "end"})
+    assert (asked["runStatus"], run_of(asked)["status"]) == ("waiting-approval", "waiting-approval")
+    # When alice accepts
+    answer = Handler("resolve_by_run")(
+        http_event(asked["runId"], "Interrupt", {"resumeValue": ACCEPT}, tenant="acme")
+    )
+    assert answer["statusCode"] == 200, answer["body"]
+    # Then the run is completed, as a workflow's is once its execution ends, and says so in its log
+    read = call(*AGENT, "get_interrupt", {"run_id": asked["runId"]})
+    run = run_of(asked)
+    assert (read["status"], read["runStatus"], run["status"]) == ("resolved", "completed", "completed")
+    assert run["eventTypes"][-3:] == ["interrupt.resolved", "approval.resolved", "run.status_changed"]
+    # And the same call again reads the ended ask back: no second interrupt, no second run
+    again = call(*AGENT, "request_approval", {"title": "Ship?", "approvers": ["alice"], "request_key": "end"})
+    assert (again["interruptId"], again["runStatus"]) == (asked["interruptId"], "completed")
+
+
+def test_an_asks_run_fails_when_its_deadline_passes_undecided(environment: None) -> None:
+    from waitgate import composition
+    from waitgate.records import RunRef
+    from waitgate.service.deliver_resolution import DeliveryDependencies
+    from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
+
+    # Given an ask with a one-minute deadline nobody answers
+    asked = call(
+        *AGENT, "ask_question", {"questions": [{"id": "q", "question": "Why?"}], "timeout_seconds": 60}
+    )
+    # When its deadline's schedule fires, two minutes on
+    later = FixedClock(composition.SystemClock().now() + timedelta(minutes=2))
+    deps = DeliveryDependencies(composition.store(), composition.workflow(), later)
+    expiry = ExpiryRequest(RunRef("acme", asked["runId"]), "Interrupt", asked["interruptId"])
+    assert expire_interrupt(expiry, deps) == "expired"
+    # Then the run failed, as a workflow's run fails with InterruptTimedOut
+    read = call(*AGENT, "get_interrupt", {"run_id": asked["runId"]})
+    assert (read["status"], read["runStatus"], run_of(asked)["status"]) == ("expired", "failed", "failed")
 
 
 @pytest.fixture

@@ -58,6 +58,10 @@ class InterruptView(BaseModel):
     resolvedAt: str | None = None
     resumeValue: Any = Field(default=None, description="The decision or answer, once resolved.")
     decidedBy: str | None = None
+    runStatus: str | None = Field(
+        default=None,
+        description="The ask's run: waiting-* while pending; completed, failed or cancelled once it ended.",
+    )
 
 
 class Question(BaseModel):

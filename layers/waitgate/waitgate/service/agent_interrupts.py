@@ -62,10 +62,11 @@ def read_ask(run_id: str, caller: Caller, deps: AgentDependencies) -> JSONObject
     """Where the interrupt of a run of the caller's tenant stands (another tenant's: not found)."""
     _require(caller, READ_SCOPES)
     run = RunRef.parse(caller.tenant_id, run_id)
-    record = deps.requests.store.load(run, AGENT_NODE).interrupt
-    if record is None:
+    view = deps.requests.store.load(run, AGENT_NODE)
+    if view.interrupt is None:
         raise NotFoundError("No such run or node.")
-    return interrupt_view(record, deps.inbox_url)
+    run_status = view.snapshot.status if view.snapshot is not None else None
+    return interrupt_view(view.interrupt, deps.inbox_url, run_status)
 
 
 def _require(caller: Caller, scopes: tuple[str, ...]) -> None:
