@@ -14,26 +14,39 @@ from typing import Any, TypeVar
 
 import pytest
 from mcp import Client
+from mcp.client.session import ElicitationFnT
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.shared.exceptions import MCPError
+from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult
 
 from tests.fakes.memory import FixedClock
 from tests.support.handlers import Handler, http_event, sample_event
+from tests.support.links import token_event
 from tests.support.run_reads import get_run_event, list_events_event
 from waitgate.mcp_server.bearer import JwtVerifier
 from waitgate.mcp_server.tools import build_server
+from waitgate.ports import Clock
 
 T = TypeVar("T")
 ISSUER = "https://issuer.example.com"
 ACCEPT = {"action": "accept", "decidedAt": "2026-12-02T10:00:00Z"}
 
 
-def as_caller(sub: str, scope: str, tenant: str, use: Callable[[Client], Awaitable[T]]) -> T:
-    """`use(client)` with the server seeing `sub` of `tenant` (the claims a verified JWT would give)."""
-    from waitgate.composition import inbox_dependencies
+def as_caller(
+    sub: str,
+    scope: str,
+    tenant: str,
+    use: Callable[[Client], Awaitable[T]],
+    *,
+    elicitation: ElicitationFnT | None = None,
+    clock: Clock | None = None,
+) -> T:
+    """`use(client)` with the server seeing `sub` of `tenant` (the claims a verified JWT would give);
+    a client with an `elicitation` callback declares URL-mode elicitation, as the SDK's does."""
+    from waitgate.composition import inbox_dependencies, keyring
     from waitgate.request_composition import agent_dependencies
 
     auth = AuthSettings.model_validate(
@@ -43,12 +56,13 @@ def as_caller(sub: str, scope: str, tenant: str, use: Callable[[Client], Awaitab
             "validate_token_resource": False,
         }
     )
-    server = build_server(agent_dependencies, inbox_dependencies, auth, JwtVerifier(ISSUER, ("waitgate",)))
+    verifier = JwtVerifier(ISSUER, ("waitgate",))
+    server = build_server(agent_dependencies, inbox_dependencies, auth, verifier, keyring, clock)
     claims = {"sub": sub, "scope": scope, "tenant": tenant, "iss": ISSUER}
     token = AccessToken(token="t", client_id=sub, scopes=scope.split(), subject=sub, claims=claims)
 
     async def connected() -> T:
-        async with Client(server) as client:
+        async with Client(server, elicitation_callback=elicitation) as client:
             return await use(client)
 
     entered = auth_context_var.set(AuthenticatedUser(token))
@@ -177,6 +191,141 @@ def test_an_asks_run_fails_when_its_deadline_passes_undecided(environment: None)
     # Then the run failed, as a workflow's run fails with InterruptTimedOut
     read = call(*AGENT, "get_interrupt", {"run_id": asked["runId"]})
     assert (read["status"], read["runStatus"], run_of(asked)["status"]) == ("expired", "failed", "failed")
+
+
+ALICE = ("alice", "interrupts:request runs:read approvals:respond", "acme")
+HER_OWN = {"title": "Deploy my branch?", "approvers": ["alice"], "request_key": "own"}
+INVALID_STATE = (-32602, "Invalid or expired requestState")
+
+
+async def decides_on_the_page(context: Any, params: Any) -> ElicitResult:
+    """alice's client shows her the page it was given; she accepts there (the page's POST)."""
+    assert isinstance(params, ElicitRequestURLParams), params
+    token = params.url.rsplit("/interrupts/", 1)[1]
+    answer = Handler("resolve_by_token")(token_event(token, method="POST", body={"resumeValue": ACCEPT}))
+    assert answer["statusCode"] == 200, answer["body"]
+    return ElicitResult(action="accept")
+
+
+def test_an_approver_asking_herself_decides_on_the_page_her_client_opens_and_the_call_ends_with_it(
+    environment: None,
+) -> None:
+    # When alice's agent asks for her own approval, through a client that can open a page
+    async def asking(client: Client) -> dict[str, Any]:
+        result = await client.call_tool("request_approval", HER_OWN)
+        assert not result.is_error, result.content
+        return dict(result.structured_content or {})
+
+    decided = as_caller(*ALICE, asking, elicitation=decides_on_the_page)
+    # Then the SDK's client drove the round: the call's answer is her decision, and the run ended
+    assert (decided["status"], decided["decidedBy"], decided["resumeValue"]["action"]) == (
+        "resolved",
+        "alice",
+        "accept",
+    )
+    assert decided["runStatus"] == "completed"
+    # And the interrupt was recorded once: the same call again reads it back
+    assert call(*ALICE, "request_approval", HER_OWN)["interruptId"] == decided["interruptId"]
+
+
+def test_a_client_without_a_page_or_a_caller_who_may_not_decide_gets_the_pending_interrupt(
+    environment: None,
+) -> None:
+    # alice's client cannot open a page: the pending interrupt at once, as before
+    assert call(*ALICE, "request_approval", HER_OWN)["status"] == "pending"
+
+    # an agent that is not an approver, with a client that could: the pending interrupt too
+    async def asking(client: Client) -> dict[str, Any]:
+        result = await client.call_tool("request_approval", {**HER_OWN, "request_key": "agent"})
+        return dict(result.structured_content or {})
+
+    async def never(context: Any, params: Any) -> ElicitResult:
+        raise AssertionError("no page is offered to a caller who may not decide")
+
+    assert as_caller(*AGENT, asking, elicitation=never)["status"] == "pending"
+
+
+def first_round(clock: Clock | None = None) -> tuple[InputRequiredResult, dict[str, Any]]:
+    """alice's ask, its first round as it came (a client that can open a page, driving it by hand)."""
+
+    async def asking(client: Client) -> InputRequiredResult:
+        answered = await client.session.call_tool("request_approval", HER_OWN, allow_input_required=True)
+        assert isinstance(answered, InputRequiredResult), answered
+        return answered
+
+    async def unused(context: Any, params: Any) -> ElicitResult:
+        raise AssertionError("driven by hand")
+
+    answered = as_caller(*ALICE, asking, elicitation=unused, clock=clock)
+    assert answered.request_state is not None and answered.input_requests is not None
+    page = answered.input_requests["decision"].params
+    assert isinstance(page, ElicitRequestURLParams) and "/interrupts/" in page.url
+    return answered, call(*ALICE, "get_interrupt", {"run_id": json_run(answered)})
+
+
+def json_run(answered: InputRequiredResult) -> str:
+    """The ask's run id, as the state's envelope carries it (signed, readable)."""
+    import base64
+
+    payload = answered.request_state.split(".")[2]  # type: ignore[union-attr]
+    envelope = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    return str(json.loads(envelope["s"])["run"])
+
+
+def retry(
+    state: str, who: tuple[str, str, str] = ALICE, clock: Clock | None = None
+) -> dict[str, Any] | MCPError:
+    async def retrying(client: Client) -> dict[str, Any] | MCPError:
+        try:
+            result = await client.session.call_tool(
+                "request_approval",
+                HER_OWN,
+                input_responses={"decision": ElicitResult(action="accept")},
+                request_state=state,
+            )
+        except MCPError as error:
+            return error
+        return dict(result.structured_content or {})
+
+    async def unused(context: Any, params: Any) -> ElicitResult:
+        raise AssertionError("driven by hand")
+
+    return as_caller(*who, retrying, elicitation=unused, clock=clock)
+
+
+def refusal_of(answer: dict[str, Any] | MCPError) -> tuple[int, str]:
+    assert isinstance(answer, MCPError), answer
+    return answer.code, answer.message
+
+
+def test_a_forged_replayed_expired_or_strangers_request_state_is_refused_and_changes_nothing(
+    environment: None,
+) -> None:
+    from waitgate import composition
+
+    clock = FixedClock(composition.SystemClock().now())
+    answered, pending = first_round(clock)
+    state = answered.request_state
+    assert state is not None
+    events = run_of(pending)["eventTypes"]
+    # forged: a changed character, or a state made up
+    assert refusal_of(retry(state[:-1] + ("A" if state[-1] != "A" else "B"))) == INVALID_STATE
+    assert refusal_of(retry("w1.e30.e30." + "A" * 43)) == INVALID_STATE
+    # another tenant's client, or another user of alice's tenant, with alice's state
+    assert refusal_of(retry(state, ("alice", ALICE[1], "globex"))) == INVALID_STATE
+    assert refusal_of(retry(state, ("ben", ALICE[1], "acme"))) == INVALID_STATE
+    # expired: past the round's hour
+    clock.advance(hours=2)
+    assert refusal_of(retry(state, clock=clock)) == INVALID_STATE
+    clock.advance(hours=-2)
+    # Nothing changed meanwhile
+    assert run_of(pending)["eventTypes"] == events
+    # The state itself is good once: the interrupt as it stands (alice left the page undecided)
+    assert retry(state, clock=clock)["interruptId"] == pending["interruptId"]  # type: ignore[index]
+    # and never again (replayed)
+    assert refusal_of(retry(state, clock=clock)) == INVALID_STATE
+    assert run_of(pending)["eventTypes"] == events
+    assert call(*ALICE, "get_interrupt", {"run_id": pending["runId"]})["status"] == "pending"
 
 
 @pytest.fixture

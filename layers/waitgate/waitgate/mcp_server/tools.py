@@ -17,16 +17,22 @@ from mcp.server import MCPServer
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, InputRequiredResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from waitgate.agent_asks import AgentAsk, members, timeout_ms
+from waitgate.agent_asks import AgentAsk, ask_digest, members, run_id_of, timeout_ms
+from waitgate.clock import SystemClock
 from waitgate.errors import UnauthorizedError, WaitgateError
 from waitgate.http.auth import caller_from_jwt
 from waitgate.identity import Caller
+from waitgate.mcp_server.request_states import state_security
+from waitgate.mcp_server.rounds import first_answer, use_state
+from waitgate.ports import Clock
 from waitgate.service import list_interrupts as inbox
 from waitgate.service.agent_interrupts import ASK_SCOPE, READ_SCOPES, ask, read_ask
+from waitgate.tokens import KeySource
 
 RequestKey = Annotated[
     str | None,
@@ -90,15 +96,19 @@ def build_server(
     inbox_dependencies: Callable[[], Any],
     auth: AuthSettings,
     verifier: TokenVerifier,
+    keyring: Callable[[], KeySource],
+    clock: Clock | None = None,
 ) -> MCPServer:
     """The tools on `dependencies()` (service.agent_interrupts.AgentDependencies, built on first use)
-    and `inbox_dependencies()` (list_interrupts'); the caller from the bearer token `verifier` let in."""
+    and `inbox_dependencies()` (list_interrupts'); the caller from the bearer token `verifier` let in;
+    round states sealed with the token `keyring` (fetched on first use) and dated by `clock`."""
     server = MCPServer(
         "waitgate",
         instructions="Ask people and wait durably: each ask is a waitgate interrupt that people answer "
         "by e-mail, Slack or their inbox; poll get_interrupt until its status is no longer pending.",
         auth=auth,
         token_verifier=verifier,
+        request_state_security=state_security(keyring, clock or SystemClock()),
     )
     tools = Tools(dependencies, inbox_dependencies)
     asking: tuple[Callable[..., Any], ...] = (
@@ -124,6 +134,7 @@ class Tools:
 
     async def request_approval(
         self,
+        ctx: Context[Any, Any],
         title: Annotated[str, Field(min_length=1, max_length=500)],
         approvers: Annotated[list[str] | None, Field(description="Principals who may decide.")] = None,
         approver_groups: Annotated[list[str] | None, Field(description="Groups whose members may.")] = None,
@@ -137,8 +148,9 @@ class Tools:
         timeout_seconds: TimeoutSeconds = None,
         escalation: Annotated[dict[str, Any] | None, Field(description="An escalation policy.")] = None,
         request_key: RequestKey = None,
-    ) -> InterruptView:
-        """Ask people for an approval; returns at once with the interrupt pending."""
+    ) -> InterruptView | InputRequiredResult:
+        """Ask people for an approval; returns at once with the interrupt pending (or, when you may
+        decide it yourself and your client can open a page, the page, then your decision)."""
         data: dict[str, Any] = {"artifactId": artifact_id, "artifactType": artifact_type, "title": title}
         data["actions"] = actions or ["accept", "reject"]
         data.update(members(description=description, artifact=artifact))
@@ -151,7 +163,18 @@ class Tools:
             )
         )
         options = timeout_ms(timeout_seconds)
-        return self._ask(AgentAsk("request_approval", data, options, request_key or "", escalation))
+        request = AgentAsk("request_approval", data, options, request_key or "", escalation)
+        with _refusals():
+            caller, deps = _caller((ASK_SCOPE,)), self._dependencies()
+            if ctx.request_state is not None:  # a retry of a round: its state first, used once
+                use_state(
+                    ctx.request_state,
+                    run_id_of(ask_digest(request, caller.tenant_id, caller.principal)),
+                    deps,
+                )
+                return InterruptView.model_validate(ask(request, caller, deps))
+            answer = first_answer(ask(request, caller, deps), title, caller, ctx, deps)
+            return answer if isinstance(answer, InputRequiredResult) else InterruptView.model_validate(answer)
 
     async def ask_question(
         self,
