@@ -26,6 +26,7 @@ from tests.fakes.memory import FixedClock
 from tests.support.handlers import Handler, http_event, sample_event
 from tests.support.links import token_event
 from tests.support.run_reads import get_run_event, list_events_event
+from waitgate.clock import SystemClock
 from waitgate.mcp_server.bearer import JwtVerifier
 from waitgate.mcp_server.tools import build_server
 from waitgate.ports import Clock
@@ -151,7 +152,8 @@ def run_of(view: dict[str, Any], tenant: str = "acme") -> dict[str, Any]:
     assert answer["statusCode"] == 200, answer["body"]
     listed = Handler("list_run_events")(list_events_event(view["runId"], tenant=tenant))
     types = [event["type"] for event in json.loads(listed["body"])["events"]]
-    return json.loads(answer["body"]) | {"eventTypes": types}
+    run: dict[str, Any] = json.loads(answer["body"])
+    return run | {"eventTypes": types}
 
 
 def test_an_asks_run_ends_with_its_interrupt_completed_once_decided(environment: None) -> None:
@@ -184,7 +186,7 @@ def test_an_asks_run_fails_when_its_deadline_passes_undecided(environment: None)
         *AGENT, "ask_question", {"questions": [{"id": "q", "question": "Why?"}], "timeout_seconds": 60}
     )
     # When its deadline's schedule fires, two minutes on
-    later = FixedClock(composition.SystemClock().now() + timedelta(minutes=2))
+    later = FixedClock(SystemClock().now() + timedelta(minutes=2))
     deps = DeliveryDependencies(composition.store(), composition.workflow(), later)
     expiry = ExpiryRequest(RunRef("acme", asked["runId"]), "Interrupt", asked["interruptId"])
     assert expire_interrupt(expiry, deps) == "expired"
@@ -301,9 +303,7 @@ def refusal_of(answer: dict[str, Any] | MCPError) -> tuple[int, str]:
 def test_a_forged_replayed_expired_or_strangers_request_state_is_refused_and_changes_nothing(
     environment: None,
 ) -> None:
-    from waitgate import composition
-
-    clock = FixedClock(composition.SystemClock().now())
+    clock = FixedClock(SystemClock().now())
     answered, pending = first_round(clock)
     state = answered.request_state
     assert state is not None
