@@ -105,14 +105,14 @@ def run() -> list[Row]:
         Row(GROUP, "resolve to decision seen by get_interrupt, median", seen, "ms", note=note),
         Row(
             GROUP,
-            "request_approval, own ask: call to round (page + requestState), median",
+            "own ask: call to round (page + requestState), median",
             statistics.median(sample[0] for sample in rounds),
             "ms",
             note=note,
         ),
         Row(
             GROUP,
-            "own ask: decision on the page to the retry's answer, median",
+            "own ask: page decision to the retry's answer, median",
             statistics.median(sample[1] for sample in rounds),
             "ms",
             note=note,
