@@ -66,7 +66,7 @@ class InterruptView(BaseModel):
     decidedBy: str | None = None
     runStatus: str | None = Field(
         default=None,
-        description="The ask's run: waiting-* while pending; completed, failed or cancelled once it ended.",
+        description="The ask's run: waiting-* while pending, then completed (resolved) or failed (expired).",
     )
 
 
@@ -164,17 +164,7 @@ class Tools:
         )
         options = timeout_ms(timeout_seconds)
         request = AgentAsk("request_approval", data, options, request_key or "", escalation)
-        with _refusals():
-            caller, deps = _caller((ASK_SCOPE,)), self._dependencies()
-            if ctx.request_state is not None:  # a retry of a round: its state first, used once
-                use_state(
-                    ctx.request_state,
-                    run_id_of(ask_digest(request, caller.tenant_id, caller.principal)),
-                    deps,
-                )
-                return InterruptView.model_validate(ask(request, caller, deps))
-            answer = first_answer(ask(request, caller, deps), title, caller, ctx, deps)
-            return answer if isinstance(answer, InputRequiredResult) else InterruptView.model_validate(answer)
+        return self._ask_in_rounds(request, title, ctx)
 
     async def ask_question(
         self,
@@ -220,6 +210,20 @@ class Tools:
             query = inbox.InboxQuery.parse(parameters, caller)
             page = inbox.list_interrupts(query, caller, self._inbox_dependencies())
             return PendingPage.model_validate(page)
+
+    def _ask_in_rounds(
+        self, request: AgentAsk, title: str, ctx: Context[Any, Any]
+    ) -> InterruptView | InputRequiredResult:
+        """The ask, answered by what the client declares (mcp_server.rounds); a retry's state is
+        checked and used first, then the interrupt the first round made is read back."""
+        with _refusals():
+            caller, deps = _caller((ASK_SCOPE,)), self._dependencies()
+            if ctx.request_state is not None:
+                digest = ask_digest(request, caller.tenant_id, caller.principal)
+                use_state(ctx.request_state, run_id_of(digest), deps)
+                return InterruptView.model_validate(ask(request, caller, deps))
+            answer = first_answer(ask(request, caller, deps), title, caller, ctx, deps)
+            return answer if isinstance(answer, InputRequiredResult) else InterruptView.model_validate(answer)
 
     def _ask(self, request: AgentAsk) -> InterruptView:
         return _view(lambda caller: ask(request, caller, self._dependencies()), (ASK_SCOPE,))
