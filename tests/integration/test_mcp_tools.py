@@ -13,6 +13,8 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mcp import Client
 from mcp.client.session import ElicitationFnT
 from mcp.server.auth.middleware.auth_context import auth_context_var
@@ -354,3 +356,16 @@ def test_the_function_answers_without_a_bearer_jwt_401_pointing_at_its_metadata(
         document = json.loads(mcp_function(event)["body"])
         assert document["resource"] == "https://links.example.com/mcp"
         assert document["authorization_servers"] == [ISSUER]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    state=st.text(max_size=300)
+    | st.from_regex(r"w1\.[A-Za-z0-9_-]{1,40}\.[A-Za-z0-9_-]{1,80}\.[A-Za-z0-9_-]{43}", fullmatch=True)
+)
+def test_any_request_state_this_host_did_not_give_is_refused_and_asks_nobody(
+    environment: None, state: str
+) -> None:
+    # A retry carrying a state nobody was given (of a call never made): refused, nothing asked
+    assert refusal_of(retry(state)) == INVALID_STATE
+    assert call("alice", "approvals:respond", "acme", "list_pending", {})["items"] == []
