@@ -59,7 +59,7 @@ async def _rounds(stack: BenchStack) -> list[tuple[float, float]]:
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
-    from mcp_types import ElicitResult, InputRequiredResult
+    from mcp_types import ElicitResult, InputRequiredResult, InputResponses
 
     alice = stack.jwt("alice", "interrupts:request runs:read approvals:respond")
 
@@ -83,7 +83,7 @@ async def _rounds(stack: BenchStack) -> list[tuple[float, float]]:
             link = page.url.removeprefix(stack.api_url)
             decided = await asyncio.to_thread(stack.request, "POST", link, {"resumeValue": ACCEPT})
             assert decided.status == 200, decided
-            done = {"decision": ElicitResult(action="accept")}
+            done: InputResponses = {"decision": ElicitResult(action="accept")}
             answer = await client.session.call_tool(
                 "request_approval", arguments, input_responses=done, request_state=first.request_state
             )
