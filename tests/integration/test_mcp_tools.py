@@ -27,6 +27,7 @@ from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult
 from tests.fakes.memory import FixedClock
 from tests.support.handlers import Handler, http_event, sample_event
 from tests.support.links import token_event
+from tests.support.mcp_tasks_client import PollingTasks, get_task
 from tests.support.run_reads import get_run_event, list_events_event
 from waitgate.clock import SystemClock
 from waitgate.mcp_server.bearer import JwtVerifier
@@ -46,6 +47,7 @@ def as_caller(
     *,
     elicitation: ElicitationFnT | None = None,
     clock: Clock | None = None,
+    extensions: list[Any] | None = None,
 ) -> T:
     """`use(client)` with the server seeing `sub` of `tenant` (the claims a verified JWT would give);
     a client with an `elicitation` callback declares URL-mode elicitation, as the SDK's does."""
@@ -65,7 +67,7 @@ def as_caller(
     token = AccessToken(token="t", client_id=sub, scopes=scope.split(), subject=sub, claims=claims)
 
     async def connected() -> T:
-        async with Client(server, elicitation_callback=elicitation) as client:
+        async with Client(server, elicitation_callback=elicitation, extensions=extensions) as client:
             return await use(client)
 
     entered = auth_context_var.set(AuthenticatedUser(token))
@@ -369,3 +371,44 @@ def test_any_request_state_this_host_did_not_give_is_refused_and_asks_nobody(
     # A retry carrying a state nobody was given (of a call never made): refused, nothing asked
     assert refusal_of(retry(state)) == INVALID_STATE
     assert call("alice", "approvals:respond", "acme", "list_pending", {})["items"] == []
+
+
+def test_a_client_declaring_tasks_gets_a_task_whose_state_is_the_interrupt(environment: None) -> None:
+    ship = {"title": "Ship as a task?", "approvers": ["alice"], "request_key": "task"}
+
+    async def alice_decides(task_id: str) -> None:
+        # meanwhile (tasks/get said working), alice accepts on the run surface
+        event = http_event(task_id, "Interrupt", {"resumeValue": ACCEPT}, tenant="acme")
+        answer = Handler("resolve_by_run")(event)
+        assert answer["statusCode"] == 200, answer["body"]
+
+    tasks = PollingTasks(alice_decides)
+
+    async def asking(client: Client) -> dict[str, Any]:
+        result = await client.call_tool("request_approval", ship)
+        assert not result.is_error, result.content
+        return dict(result.structured_content or {})
+
+    # When a client that declares MCP Tasks asks for alice's approval
+    decided = as_caller(*AGENT, asking, extensions=[tasks])
+    # Then the call answered a task (the ask's run), working, and tasks/get reported it completed
+    # with the tool's result once alice decided: her decision, the run ended
+    (created,) = tasks.created
+    assert (created.status, created.task_id) == ("working", decided["runId"])
+    assert [task["status"] for task in tasks.polled] == ["working", "completed"]
+    assert (decided["status"], decided["decidedBy"], decided["runStatus"]) == (
+        "resolved",
+        "alice",
+        "completed",
+    )
+    # And the same call again, decided, answers the interrupt itself (no task for what has ended)
+    assert as_caller(*AGENT, asking, extensions=[PollingTasks()])["interruptId"] == decided["interruptId"]
+
+    # A client of another tenant finds no such task
+    async def stranger(client: Client) -> MCPError:
+        with pytest.raises(MCPError) as refused:
+            await get_task(client.session, created.task_id)
+        return refused.value
+
+    refused = as_caller("agent-7", AGENT[1], "globex", stranger, extensions=[PollingTasks()])
+    assert (refused.code, refused.data["code"]) == (-32602, "not_found")

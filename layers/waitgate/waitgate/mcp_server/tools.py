@@ -101,7 +101,10 @@ def build_server(
 ) -> MCPServer:
     """The tools on `dependencies()` (service.agent_interrupts.AgentDependencies, built on first use)
     and `inbox_dependencies()` (list_interrupts'); the caller from the bearer token `verifier` let in;
-    round states sealed with the token `keyring` (fetched on first use) and dated by `clock`."""
+    round states sealed with the token `keyring` (fetched on first use) and dated by `clock`; the
+    asks served as MCP Tasks to the clients that declare them (mcp_server.tasks)."""
+    from waitgate.mcp_server.tasks import InterruptTasks
+
     server = MCPServer(
         "waitgate",
         instructions="Ask people and wait durably: each ask is a waitgate interrupt that people answer "
@@ -109,6 +112,7 @@ def build_server(
         auth=auth,
         token_verifier=verifier,
         request_state_security=state_security(keyring, clock or SystemClock()),
+        extensions=[InterruptTasks(dependencies)],
     )
     tools = Tools(dependencies, inbox_dependencies)
     asking: tuple[Callable[..., Any], ...] = (
@@ -204,8 +208,8 @@ class Tools:
         cursor: str | None = None,
     ) -> PendingPage:
         """What waits for you to decide (your inbox), by deadline."""
-        with _refusals():
-            caller = _caller(inbox.READ_SCOPES)
+        with json_rpc_refusals():
+            caller = token_caller(inbox.READ_SCOPES)
             parameters = {"kind": kind, "limit": None if limit is None else str(limit), "cursor": cursor}
             query = inbox.InboxQuery.parse(parameters, caller)
             page = inbox.list_interrupts(query, caller, self._inbox_dependencies())
@@ -216,8 +220,8 @@ class Tools:
     ) -> InterruptView | InputRequiredResult:
         """The ask, answered by what the client declares (mcp_server.rounds); a retry's state is
         checked and used first, then the interrupt the first round made is read back."""
-        with _refusals():
-            caller, deps = _caller((ASK_SCOPE,)), self._dependencies()
+        with json_rpc_refusals():
+            caller, deps = token_caller((ASK_SCOPE,)), self._dependencies()
             if ctx.request_state is not None:
                 digest = ask_digest(request, caller.tenant_id, caller.principal)
                 use_state(ctx.request_state, run_id_of(digest), deps)
@@ -230,11 +234,11 @@ class Tools:
 
 
 def _view(read: Callable[[Caller], dict[str, Any]], scopes: tuple[str, ...]) -> InterruptView:
-    with _refusals():
-        return InterruptView.model_validate(read(_caller(scopes)))
+    with json_rpc_refusals():
+        return InterruptView.model_validate(read(token_caller(scopes)))
 
 
-def _caller(scopes: tuple[str, ...]) -> Caller:
+def token_caller(scopes: tuple[str, ...]) -> Caller:
     from waitgate.settings import settings
 
     token = get_access_token()
@@ -245,7 +249,7 @@ def _caller(scopes: tuple[str, ...]) -> Caller:
 
 
 @contextmanager
-def _refusals() -> Iterator[None]:
+def json_rpc_refusals() -> Iterator[None]:
     """waitgate's refusals as JSON-RPC errors: a 4xx is invalid params, a 5xx an internal error."""
     try:
         yield
