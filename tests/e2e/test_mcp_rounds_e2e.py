@@ -5,7 +5,9 @@ accepts by the link she was e-mailed; the SDK's client retries with the state an
 with her decision, and the ask's run is completed. The same across a restart of the stack while she
 decides; the same call again is the same interrupt; a forged, replayed or another tenant's state is
 refused with the JSON-RPC error and nothing changed; an agent that may not decide gets the pending
-interrupt at once. (An expired state is tests/integration/test_mcp_tools.py's: it needs the clock.)"""
+interrupt at once. (An expired state is tests/integration/test_mcp_tools.py's: it needs the clock.)
+And MCP Tasks: an agent's client that declares the extension gets a task, which completes with the
+decision alice makes by her e-mailed link, and which a restart of the stack does not lose."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult
 from tests.e2e.conftest import OWN_STACKS, LocalStackHandle, running_stack
 from tests.e2e.test_mcp_e2e import AGENT_SCOPES, approve_by_link, call
 from tests.e2e.waiting import wait_for
+from tests.support.mcp_tasks_client import CreatedTask, PollingTasks, get_task
 
 pytestmark = pytest.mark.e2e
 ALICE_SCOPES = "interrupts:request runs:read approvals:respond"
@@ -40,16 +43,25 @@ def run_in_her_inbox(stack: LocalStackHandle, token: str, title: str) -> str | N
     return next((item["runId"] for item in items if item.get("title") == title), None)
 
 
-async def _with_page_client(stack: LocalStackHandle, token: str, use: Any, on_page: Any) -> Any:
-    """`use(client)` on an SDK client over Streamable HTTP that can open a page for its user (an
-    elicitation callback: the SDK declares URL-mode elicitation for it)."""
+async def _with_client(
+    stack: LocalStackHandle, token: str, use: Any, on_page: Any = None, extensions: Any = None
+) -> Any:
+    """`use(client)` on an SDK client over Streamable HTTP; with `on_page`, one that can open a page
+    for its user (an elicitation callback: the SDK declares URL-mode elicitation for it); with
+    `extensions`, one that declares them (MCP Tasks)."""
     async with (
         httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
         Client(
-            streamable_http_client(stack.api_url + "/mcp", http_client=http), elicitation_callback=on_page
+            streamable_http_client(stack.api_url + "/mcp", http_client=http),
+            elicitation_callback=on_page,
+            extensions=extensions,
         ) as client,
     ):
         return await use(client)
+
+
+async def _with_page_client(stack: LocalStackHandle, token: str, use: Any, on_page: Any) -> Any:
+    return await _with_client(stack, token, use, on_page)
 
 
 async def _no_page(context: Any, params: Any) -> ElicitResult:
@@ -181,3 +193,60 @@ def test_the_round_survives_a_restart_while_alice_decides_and_its_state_is_good_
         # And the same state again is refused (replayed), the decision unchanged
         assert refusal_of(retry(stack, alice, ask, state)) == INVALID_STATE
         assert call(stack, alice, "get_interrupt", {"run_id": run_id})["status"] == "resolved"
+
+
+def test_an_agents_task_completes_with_the_decision_alice_makes_by_her_emailed_link(
+    local_stack: LocalStackHandle,
+) -> None:
+    agent = local_stack.jwt("agent-7", AGENT_SCOPES, tenant="acme")
+    alice = local_stack.jwt("alice", "approvals:respond", tenant="acme")
+    ask = own_ask(f"Ship release {uuid.uuid4().hex[:8]}?")
+
+    async def alice_decides(task_id: str) -> None:
+        approve_by_link(local_stack, task_id)  # the task is the ask's run
+
+    tasks = PollingTasks(alice_decides)
+
+    async def asking(client: Client) -> dict[str, Any]:
+        result = await client.call_tool("request_approval", ask)
+        assert not result.is_error, result.content
+        return dict(result.structured_content or {})
+
+    # When an agent whose client declares MCP Tasks asks for alice's approval
+    decided = asyncio.run(_with_client(local_stack, agent, asking, extensions=[tasks]))
+    # Then its call became a task, working until alice decided, completed with her decision
+    assert [task["status"] for task in tasks.polled] == ["working", "completed"]
+    assert (tasks.created[0].task_id, decided["status"], decided["decidedBy"]) == (
+        decided["runId"],
+        "resolved",
+        "alice",
+    )
+    assert run_in_her_inbox(local_stack, alice, ask["title"]) is None
+
+
+@OWN_STACKS
+def test_a_task_survives_a_restart_of_the_stack_its_state_being_the_interrupt(tmp_path: Path) -> None:
+    with running_stack(tmp_path) as stack:
+        agent = stack.jwt("agent-7", AGENT_SCOPES)
+        ask = own_ask("Rotate the certificates?")
+
+        async def creating(client: Client) -> str:
+            created = await client.session.call_tool("request_approval", ask, allow_claimed=True)
+            assert isinstance(created, CreatedTask), created
+            return created.task_id
+
+        async def polling(task_id: str) -> Any:
+            async def get(client: Client) -> dict[str, Any]:
+                return await get_task(client.session, task_id)
+
+            return await _with_client(stack, agent, get, extensions=[PollingTasks()])
+
+        task_id = asyncio.run(_with_client(stack, agent, creating, extensions=[PollingTasks()]))
+        # When the stack restarts while the task is working, and alice then accepts by her link
+        stack.restart()
+        assert asyncio.run(polling(task_id))["status"] == "working"
+        approve_by_link(stack, task_id)
+        # Then tasks/get on the restarted stack reports it completed with her decision
+        task = asyncio.run(polling(task_id))
+        assert task["status"] == "completed"
+        assert task["result"]["structuredContent"]["decidedBy"] == "alice"
