@@ -22,7 +22,8 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.shared.exceptions import MCPError
-from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult
+from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult, Request
+from pydantic import TypeAdapter
 
 from tests.fakes.memory import FixedClock
 from tests.support.handlers import Handler, http_event, sample_event
@@ -412,3 +413,12 @@ def test_a_client_declaring_tasks_gets_a_task_whose_state_is_the_interrupt(envir
 
     refused = as_caller("agent-7", AGENT[1], "globex", stranger, extensions=[PollingTasks()])
     assert (refused.code, refused.data["code"]) == (-32602, "not_found")
+
+    # And an agent does not withdraw a person's question: tasks/cancel is no method here
+    async def cancelling(client: Client) -> MCPError:
+        request = Request[dict[str, Any], str](method="tasks/cancel", params={"taskId": created.task_id})
+        with pytest.raises(MCPError) as refused:
+            await client.session.send_request(request, TypeAdapter(dict[str, Any]))
+        return refused.value
+
+    assert as_caller(*AGENT, cancelling, extensions=[PollingTasks()]).code == -32601
