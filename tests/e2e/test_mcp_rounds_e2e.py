@@ -5,7 +5,7 @@ accepts by the link she was e-mailed; the SDK's client retries with the state an
 with her decision, and the ask's run is completed. The same across a restart of the stack while she
 decides; the same call again is the same interrupt; a forged, replayed or another tenant's state is
 refused with the JSON-RPC error and nothing changed; an agent that may not decide gets the pending
-interrupt at once. (An expired state is tests/integration/test_mcp_tools.py's: it needs the clock.)
+interrupt at once. (An expired state is tests/integration/test_mcp_waiting.py's: it needs the clock.)
 And MCP Tasks: an agent's client that declares the extension gets a task, which completes with the
 decision alice makes by her e-mailed link, and which a restart of the stack does not lose."""
 
