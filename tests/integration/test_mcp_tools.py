@@ -9,29 +9,44 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterator
+from datetime import timedelta
 from typing import Any, TypeVar
 
 import pytest
 from mcp import Client
+from mcp.client.session import ElicitationFnT
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.shared.exceptions import MCPError
 
+from tests.fakes.memory import FixedClock
 from tests.support.handlers import Handler, http_event, sample_event
-from tests.support.run_reads import get_run_event
+from tests.support.run_reads import get_run_event, list_events_event
+from waitgate.clock import SystemClock
 from waitgate.mcp_server.bearer import JwtVerifier
 from waitgate.mcp_server.tools import build_server
+from waitgate.ports import Clock
 
 T = TypeVar("T")
 ISSUER = "https://issuer.example.com"
 ACCEPT = {"action": "accept", "decidedAt": "2026-12-02T10:00:00Z"}
 
 
-def as_caller(sub: str, scope: str, tenant: str, use: Callable[[Client], Awaitable[T]]) -> T:
-    """`use(client)` with the server seeing `sub` of `tenant` (the claims a verified JWT would give)."""
-    from waitgate.composition import inbox_dependencies
+def as_caller(
+    sub: str,
+    scope: str,
+    tenant: str,
+    use: Callable[[Client], Awaitable[T]],
+    *,
+    elicitation: ElicitationFnT | None = None,
+    clock: Clock | None = None,
+    extensions: list[Any] | None = None,
+) -> T:
+    """`use(client)` with the server seeing `sub` of `tenant` (the claims a verified JWT would give);
+    a client with an `elicitation` callback declares URL-mode elicitation, as the SDK's does."""
+    from waitgate.composition import inbox_dependencies, keyring
     from waitgate.request_composition import agent_dependencies
 
     auth = AuthSettings.model_validate(
@@ -41,12 +56,13 @@ def as_caller(sub: str, scope: str, tenant: str, use: Callable[[Client], Awaitab
             "validate_token_resource": False,
         }
     )
-    server = build_server(agent_dependencies, inbox_dependencies, auth, JwtVerifier(ISSUER, ("waitgate",)))
+    verifier = JwtVerifier(ISSUER, ("waitgate",))
+    server = build_server(agent_dependencies, inbox_dependencies, auth, verifier, keyring, clock)
     claims = {"sub": sub, "scope": scope, "tenant": tenant, "iss": ISSUER}
     token = AccessToken(token="t", client_id=sub, scopes=scope.split(), subject=sub, claims=claims)
 
     async def connected() -> T:
-        async with Client(server) as client:
+        async with Client(server, elicitation_callback=elicitation, extensions=extensions) as client:
             return await use(client)
 
     entered = auth_context_var.set(AuthenticatedUser(token))
@@ -127,6 +143,55 @@ def test_a_refused_ask_is_a_json_rpc_error_that_writes_nothing(environment: None
     reader = refused("auditor", "runs:read", "acme", "request_approval", {"title": "x"})
     assert reader.data["code"] == "forbidden"
     assert call("alice", "runs:read", "acme", "list_pending", {})["items"] == []
+
+
+def run_of(view: dict[str, Any], tenant: str = "acme") -> dict[str, Any]:
+    """The ask's run as the run surface shows it (GET /runs/{id}) and its events' types."""
+    answer = Handler("get_run")(get_run_event(view["runId"], tenant=tenant))
+    assert answer["statusCode"] == 200, answer["body"]
+    listed = Handler("list_run_events")(list_events_event(view["runId"], tenant=tenant))
+    types = [event["type"] for event in json.loads(listed["body"])["events"]]
+    run: dict[str, Any] = json.loads(answer["body"])
+    return run | {"eventTypes": types}
+
+
+def test_an_asks_run_ends_with_its_interrupt_completed_once_decided(environment: None) -> None:
+    # Given an ask whose run waits for alice (nothing hangs: it must end with her decision)
+    asked = call(*AGENT, "request_approval", {"title": "Ship?", "approvers": ["alice"], "request_key": "end"})
+    assert (asked["runStatus"], run_of(asked)["status"]) == ("waiting-approval", "waiting-approval")
+    # When alice accepts
+    answer = Handler("resolve_by_run")(
+        http_event(asked["runId"], "Interrupt", {"resumeValue": ACCEPT}, tenant="acme")
+    )
+    assert answer["statusCode"] == 200, answer["body"]
+    # Then the run is completed, as a workflow's is once its execution ends, and says so in its log
+    read = call(*AGENT, "get_interrupt", {"run_id": asked["runId"]})
+    run = run_of(asked)
+    assert (read["status"], read["runStatus"], run["status"]) == ("resolved", "completed", "completed")
+    assert run["eventTypes"][-3:] == ["interrupt.resolved", "approval.resolved", "run.status_changed"]
+    # And the same call again reads the ended ask back: no second interrupt, no second run
+    again = call(*AGENT, "request_approval", {"title": "Ship?", "approvers": ["alice"], "request_key": "end"})
+    assert (again["interruptId"], again["runStatus"]) == (asked["interruptId"], "completed")
+
+
+def test_an_asks_run_fails_when_its_deadline_passes_undecided(environment: None) -> None:
+    from waitgate import composition
+    from waitgate.records import RunRef
+    from waitgate.service.deliver_resolution import DeliveryDependencies
+    from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
+
+    # Given an ask with a one-minute deadline nobody answers
+    asked = call(
+        *AGENT, "ask_question", {"questions": [{"id": "q", "question": "Why?"}], "timeout_seconds": 60}
+    )
+    # When its deadline's schedule fires, two minutes on
+    later = FixedClock(SystemClock().now() + timedelta(minutes=2))
+    deps = DeliveryDependencies(composition.store(), composition.workflow(), later)
+    expiry = ExpiryRequest(RunRef("acme", asked["runId"]), "Interrupt", asked["interruptId"])
+    assert expire_interrupt(expiry, deps) == "expired"
+    # Then the run failed, as a workflow's run fails with InterruptTimedOut
+    read = call(*AGENT, "get_interrupt", {"run_id": asked["runId"]})
+    assert (read["status"], read["runStatus"], run_of(asked)["status"]) == ("expired", "failed", "failed")
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from waitgate.records import InterruptRecord, JSONObject
+from waitgate.records import InterruptRecord, JSONObject, RunStatus
+from waitgate.resume_handles import handle_kind
 
 AgentTool = Literal["request_approval", "ask_question", "wait_for_event"]
 AGENT_NODE: Final = "Interrupt"
@@ -27,6 +28,7 @@ KIND_OF_TOOL: Final[dict[str, str]] = {
     "ask_question": "clarification",
     "wait_for_event": "external-event",
 }
+RUN_END_OF_ASK: Final[dict[str, RunStatus]] = {"resolved": "completed", "expired": "failed"}
 
 
 @dataclass(frozen=True)
@@ -77,8 +79,8 @@ def timeout_ms(timeout_seconds: int | None) -> JSONObject:
     return {} if timeout_seconds is None else {"timeoutMs": timeout_seconds * 1000}
 
 
-def interrupt_view(record: InterruptRecord, inbox_url: str) -> JSONObject:
-    """What the agent is shown of its interrupt: where it stands, and once ended, how."""
+def interrupt_view(record: InterruptRecord, inbox_url: str, run_status: str | None = None) -> JSONObject:
+    """What the agent is shown of its interrupt: where it and its run stand, and once ended, how."""
     view: JSONObject = {
         "interruptId": record.interrupt_id,
         "runId": record.run.run_id,
@@ -88,7 +90,7 @@ def interrupt_view(record: InterruptRecord, inbox_url: str) -> JSONObject:
         "requestedAt": record.requested_at,
         "inboxUrl": inbox_url,
     }
-    view.update(members(deadline=record.deadline, resolvedAt=record.resolved_at))
+    view.update(members(deadline=record.deadline, resolvedAt=record.resolved_at, runStatus=run_status))
     if record.status != "pending":
         view["resumeValue"] = record.resume_value
         decided_by = decider_of(record.resume_value)
@@ -100,3 +102,12 @@ def interrupt_view(record: InterruptRecord, inbox_url: str) -> JSONObject:
 def decider_of(resume_value: Any) -> str | None:
     decided_by = resume_value.get("decidedBy") if isinstance(resume_value, Mapping) else None
     return decided_by if isinstance(decided_by, str) else None
+
+
+def run_status_after(record: InterruptRecord, ending: str) -> RunStatus:
+    """The run's status once its interrupt ends (`resolved` or `expired`). A workflow's run is resumed
+    (`running`: its execution goes on, and its end says how the run ends); an ask's run has no
+    execution to end it, so it ends with its interrupt: resolved, `completed`; expired, `failed`."""
+    if handle_kind(record.task_token) != "agent-poll":
+        return "running"
+    return RUN_END_OF_ASK.get(ending, "running")

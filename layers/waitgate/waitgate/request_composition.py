@@ -55,11 +55,22 @@ def escalation_defaults(parameter: str | None = None) -> dict[str, dict[str, Any
 
 def agent_dependencies() -> AgentDependencies:
     """An agent's asks over MCP (docs/mcp.md): request_interrupt's parts, and the inbox's address."""
-    from waitgate.composition import public_base_url
-    from waitgate.service.agent_interrupts import AgentDependencies
+    from waitgate.adapters.dynamodb_sent_messages import DynamoDbReplayGuard
+    from waitgate.composition import (
+        approval_config,
+        directory,
+        keyring,
+        notice_link_settings,
+        public_base_url,
+    )
+    from waitgate.service.agent_interrupts import AgentDependencies, OwnLinks
 
     defaults = str(mcp_settings().get("escalationDefaultsParameter") or "")
-    return AgentDependencies(request_dependencies(defaults), public_base_url() + "/inbox")
+    rounds = DynamoDbReplayGuard(aws_client("dynamodb"), settings().table_name, prefix="MCPROUND#")
+    own_links = None
+    if settings().token_secret_arn:  # no keyring: no link to offer, the pending interrupt instead
+        own_links = OwnLinks(keyring(), directory(), notice_link_settings(), approval_config())
+    return AgentDependencies(request_dependencies(defaults), public_base_url() + "/inbox", own_links, rounds)
 
 
 @lru_cache(maxsize=1)

@@ -52,6 +52,7 @@ def test_an_ask_is_an_interrupt_of_its_kind_in_the_callers_tenant_that_no_engine
         "status": "pending",
         "requestedAt": record.requested_at,
         "inboxUrl": INBOX,
+        "runStatus": "waiting-approval",
     }
     assert view["runId"].startswith("mcp-")
 
@@ -92,6 +93,9 @@ def test_a_resolved_ask_reads_as_its_decision_and_asking_again_gives_it_back() -
         "alice",
         "accept",
     )
+    # And its run ended with it (no execution will): completed, as a workflow's run ends
+    assert read["runStatus"] == "completed"
+    assert world.types(run)[-1] == "run.status_changed"
     # And the same ask, retried after she decided, is that resolved interrupt, not a new one
     assert ask(approval(), AGENT, deps) == read
     assert len(world.store.interrupts) == 1

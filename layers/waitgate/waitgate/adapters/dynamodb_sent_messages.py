@@ -85,13 +85,16 @@ class DynamoDbSentMessages:
 
 
 class DynamoDbReplayGuard:
-    def __init__(self, client: Client, table_name: str) -> None:
+    """Once-only marks: Slack's request signatures (`SLACKREQ#`), MCP rounds (`MCPROUND#`, docs/mcp.md)."""
+
+    def __init__(self, client: Client, table_name: str, prefix: str = "SLACKREQ#") -> None:
         self._client = client
         self._table = table_name
+        self._prefix = prefix
 
     def first_use(self, key: str, expires_at_epoch: int) -> bool:
         digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
-        item = {**_key(f"SLACKREQ#{digest}", "SEEN"), "ttl": {"N": str(expires_at_epoch)}}
+        item = {**_key(f"{self._prefix}{digest}", "SEEN"), "ttl": {"N": str(expires_at_epoch)}}
         try:
             self._client.put_item(
                 TableName=self._table, Item=item, ConditionExpression="attribute_not_exists(pk)"

@@ -20,7 +20,7 @@ def mcp_exchange() -> LambdaAsgi:
     from mcp.server.auth.settings import AuthSettings
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from waitgate.composition import inbox_dependencies, public_base_url
+    from waitgate.composition import inbox_dependencies, keyring, public_base_url
     from waitgate.mcp_server.bearer import JwtVerifier
     from waitgate.mcp_server.tools import build_server
     from waitgate.request_composition import agent_dependencies, mcp_settings
@@ -37,7 +37,7 @@ def mcp_exchange() -> LambdaAsgi:
     )
     audiences = tuple(str(audience) for audience in mcp_settings().get("jwtAudiences", ()))
     verifier = JwtVerifier(configured.oidc_issuer, audiences)
-    server = build_server(agent_dependencies, inbox_dependencies, auth, verifier)
+    server = build_server(agent_dependencies, inbox_dependencies, auth, verifier, keyring)
     _serve_bare_metadata(server, resource, configured.oidc_issuer)
     # Behind API Gateway, not a server on localhost: the Host is the API's, no DNS rebinding to guard.
     unguarded = TransportSecuritySettings(enable_dns_rebinding_protection=False)

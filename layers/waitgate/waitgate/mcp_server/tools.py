@@ -17,16 +17,22 @@ from mcp.server import MCPServer
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, InputRequiredResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from waitgate.agent_asks import AgentAsk, members, timeout_ms
+from waitgate.agent_asks import AgentAsk, ask_digest, members, run_id_of, timeout_ms
+from waitgate.clock import SystemClock
 from waitgate.errors import UnauthorizedError, WaitgateError
 from waitgate.http.auth import caller_from_jwt
 from waitgate.identity import Caller
+from waitgate.mcp_server.request_states import state_security
+from waitgate.mcp_server.rounds import first_answer, use_state
+from waitgate.ports import Clock
 from waitgate.service import list_interrupts as inbox
 from waitgate.service.agent_interrupts import ASK_SCOPE, READ_SCOPES, ask, read_ask
+from waitgate.tokens import KeySource
 
 RequestKey = Annotated[
     str | None,
@@ -58,6 +64,10 @@ class InterruptView(BaseModel):
     resolvedAt: str | None = None
     resumeValue: Any = Field(default=None, description="The decision or answer, once resolved.")
     decidedBy: str | None = None
+    runStatus: str | None = Field(
+        default=None,
+        description="The ask's run: waiting-* while pending, then completed (resolved) or failed (expired).",
+    )
 
 
 class Question(BaseModel):
@@ -86,15 +96,23 @@ def build_server(
     inbox_dependencies: Callable[[], Any],
     auth: AuthSettings,
     verifier: TokenVerifier,
+    keyring: Callable[[], KeySource],
+    clock: Clock | None = None,
 ) -> MCPServer:
     """The tools on `dependencies()` (service.agent_interrupts.AgentDependencies, built on first use)
-    and `inbox_dependencies()` (list_interrupts'); the caller from the bearer token `verifier` let in."""
+    and `inbox_dependencies()` (list_interrupts'); the caller from the bearer token `verifier` let in;
+    round states sealed with the token `keyring` (fetched on first use) and dated by `clock`; the
+    asks served as MCP Tasks to the clients that declare them (mcp_server.tasks)."""
+    from waitgate.mcp_server.tasks import InterruptTasks
+
     server = MCPServer(
         "waitgate",
         instructions="Ask people and wait durably: each ask is a waitgate interrupt that people answer "
         "by e-mail, Slack or their inbox; poll get_interrupt until its status is no longer pending.",
         auth=auth,
         token_verifier=verifier,
+        request_state_security=state_security(keyring, clock or SystemClock()),
+        extensions=[InterruptTasks(dependencies)],
     )
     tools = Tools(dependencies, inbox_dependencies)
     asking: tuple[Callable[..., Any], ...] = (
@@ -120,6 +138,7 @@ class Tools:
 
     async def request_approval(
         self,
+        ctx: Context[Any, Any],
         title: Annotated[str, Field(min_length=1, max_length=500)],
         approvers: Annotated[list[str] | None, Field(description="Principals who may decide.")] = None,
         approver_groups: Annotated[list[str] | None, Field(description="Groups whose members may.")] = None,
@@ -133,8 +152,9 @@ class Tools:
         timeout_seconds: TimeoutSeconds = None,
         escalation: Annotated[dict[str, Any] | None, Field(description="An escalation policy.")] = None,
         request_key: RequestKey = None,
-    ) -> InterruptView:
-        """Ask people for an approval; returns at once with the interrupt pending."""
+    ) -> InterruptView | InputRequiredResult:
+        """Ask people for an approval; returns at once with the interrupt pending (or, when you may
+        decide it yourself and your client can open a page, the page, then your decision)."""
         data: dict[str, Any] = {"artifactId": artifact_id, "artifactType": artifact_type, "title": title}
         data["actions"] = actions or ["accept", "reject"]
         data.update(members(description=description, artifact=artifact))
@@ -147,7 +167,8 @@ class Tools:
             )
         )
         options = timeout_ms(timeout_seconds)
-        return self._ask(AgentAsk("request_approval", data, options, request_key or "", escalation))
+        request = AgentAsk("request_approval", data, options, request_key or "", escalation)
+        return self._ask_in_rounds(request, title, ctx)
 
     async def ask_question(
         self,
@@ -187,23 +208,37 @@ class Tools:
         cursor: str | None = None,
     ) -> PendingPage:
         """What waits for you to decide (your inbox), by deadline."""
-        with _refusals():
-            caller = _caller(inbox.READ_SCOPES)
+        with json_rpc_refusals():
+            caller = token_caller(inbox.READ_SCOPES)
             parameters = {"kind": kind, "limit": None if limit is None else str(limit), "cursor": cursor}
             query = inbox.InboxQuery.parse(parameters, caller)
             page = inbox.list_interrupts(query, caller, self._inbox_dependencies())
             return PendingPage.model_validate(page)
+
+    def _ask_in_rounds(
+        self, request: AgentAsk, title: str, ctx: Context[Any, Any]
+    ) -> InterruptView | InputRequiredResult:
+        """The ask, answered by what the client declares (mcp_server.rounds); a retry's state is
+        checked and used first, then the interrupt the first round made is read back."""
+        with json_rpc_refusals():
+            caller, deps = token_caller((ASK_SCOPE,)), self._dependencies()
+            if ctx.request_state is not None:
+                digest = ask_digest(request, caller.tenant_id, caller.principal)
+                use_state(ctx.request_state, run_id_of(digest), deps)
+                return InterruptView.model_validate(ask(request, caller, deps))
+            answer = first_answer(ask(request, caller, deps), title, caller, ctx, deps)
+            return answer if isinstance(answer, InputRequiredResult) else InterruptView.model_validate(answer)
 
     def _ask(self, request: AgentAsk) -> InterruptView:
         return _view(lambda caller: ask(request, caller, self._dependencies()), (ASK_SCOPE,))
 
 
 def _view(read: Callable[[Caller], dict[str, Any]], scopes: tuple[str, ...]) -> InterruptView:
-    with _refusals():
-        return InterruptView.model_validate(read(_caller(scopes)))
+    with json_rpc_refusals():
+        return InterruptView.model_validate(read(token_caller(scopes)))
 
 
-def _caller(scopes: tuple[str, ...]) -> Caller:
+def token_caller(scopes: tuple[str, ...]) -> Caller:
     from waitgate.settings import settings
 
     token = get_access_token()
@@ -214,7 +249,7 @@ def _caller(scopes: tuple[str, ...]) -> Caller:
 
 
 @contextmanager
-def _refusals() -> Iterator[None]:
+def json_rpc_refusals() -> Iterator[None]:
     """waitgate's refusals as JSON-RPC errors: a 4xx is invalid params, a 5xx an internal error."""
     try:
         yield

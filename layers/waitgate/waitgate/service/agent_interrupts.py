@@ -9,7 +9,7 @@ of the caller and the call): an ask already made is read back, never written aga
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from waitgate.agent_asks import (
@@ -23,11 +23,14 @@ from waitgate.agent_asks import (
 from waitgate.errors import ForbiddenError, InterruptPayloadInvalidError, NotFoundError
 from waitgate.identity import Caller
 from waitgate.payloads import parse_interrupt_payload
-from waitgate.ports import Workflow
+from waitgate.ports import Directory, ReplayGuard, Workflow
 from waitgate.reconciliation import EngineState
 from waitgate.records import JSONObject, RunRef
 from waitgate.resume_handles import agent_poll_handle
+from waitgate.service.mint_token import LinkSettings
 from waitgate.service.request_interrupt import InterruptRequest, RequestDependencies, request_interrupt
+from waitgate.service.rules.approver_config import ApprovalConfig
+from waitgate.tokens import KeySource
 
 ASK_SCOPE: Final = "interrupts:request"
 READ_SCOPES: Final = (ASK_SCOPE, "runs:read")
@@ -37,6 +40,18 @@ READ_SCOPES: Final = (ASK_SCOPE, "runs:read")
 class AgentDependencies:
     requests: RequestDependencies
     inbox_url: str  # the signed-in inbox page, where the approvers find what waits for them
+    own_links: OwnLinks | None = None  # the caller's own decision link (None: never offered)
+    rounds: ReplayGuard | None = None  # where a round's state is marked used (None: no rounds offered)
+
+
+@dataclass(frozen=True)
+class OwnLinks:
+    """What the caller's own decision link takes (service.agent_rounds): who may decide, and a link."""
+
+    keyring: KeySource
+    directory: Directory
+    links: LinkSettings
+    approval: ApprovalConfig = field(default_factory=ApprovalConfig)
 
 
 def ask(request: AgentAsk, caller: Caller, deps: AgentDependencies) -> JSONObject:
@@ -62,10 +77,11 @@ def read_ask(run_id: str, caller: Caller, deps: AgentDependencies) -> JSONObject
     """Where the interrupt of a run of the caller's tenant stands (another tenant's: not found)."""
     _require(caller, READ_SCOPES)
     run = RunRef.parse(caller.tenant_id, run_id)
-    record = deps.requests.store.load(run, AGENT_NODE).interrupt
-    if record is None:
+    view = deps.requests.store.load(run, AGENT_NODE)
+    if view.interrupt is None:
         raise NotFoundError("No such run or node.")
-    return interrupt_view(record, deps.inbox_url)
+    run_status = view.snapshot.status if view.snapshot is not None else None
+    return interrupt_view(view.interrupt, deps.inbox_url, run_status)
 
 
 def _require(caller: Caller, scopes: tuple[str, ...]) -> None:

@@ -21,6 +21,7 @@ from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
 from waitgate.service.resolve_interrupt import resolution_change
 from waitgate.service.rules import event_log, reentry
+from waitgate.service.rules.ask_run_end import run_after_end
 from waitgate.service.rules.deadline_decision import deadline_resume_value
 from waitgate.service.rules.escalation_steps import policy_of
 from waitgate.service.rules.event_log import EventEntry
@@ -90,11 +91,12 @@ def _at_deadline(view: RunView, record: InterruptRecord, now: str) -> tuple[Expi
 def _expiry(view: RunView, record: InterruptRecord, expired: InterruptRecord, now: str) -> RunChange:
     assert view.snapshot is not None
     payload = {"nodeId": record.node_id, "interruptId": record.interrupt_id, "deadline": record.deadline}
+    run_status, run_ended = run_after_end(view.snapshot, record, "expired")
     snapshot, events = event_log.append(
-        view.snapshot, now, [EventEntry("interrupt.expired", payload, record.node_id, "updates")]
+        view.snapshot, now, [EventEntry("interrupt.expired", payload, record.node_id, "updates"), *run_ended]
     )
     if snapshot.current_node_id == record.node_id and not snapshot.is_terminal:
-        snapshot = replace(snapshot, status="running", current_node_id=None, pending_interrupt_id=None)
+        snapshot = replace(snapshot, status=run_status, current_node_id=None, pending_interrupt_id=None)
     return RunChange(
         snapshot=snapshot,
         interrupt=expired,

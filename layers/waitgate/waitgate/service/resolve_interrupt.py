@@ -33,6 +33,7 @@ from waitgate.service.deliver_resolution import PARKED, DeliveryDependencies, de
 from waitgate.service.rules import conversation, event_log, reentry
 from waitgate.service.rules.answerable import pending_record
 from waitgate.service.rules.approver_config import ApprovalConfig, NoDirectory, eligibility_of
+from waitgate.service.rules.ask_run_end import run_after_end
 from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.inbox_items import decision_receipts
 from waitgate.service.rules.kept_answers import kept_refusal, replay, stored
@@ -246,9 +247,10 @@ def resolution_change(
         "resumeValue": resume_value,
     }
     entries = event_log.with_legacy("interrupt.resolved", record.kind, payload, record.node_id)
-    snapshot, events = event_log.append(view.snapshot, now, entries)
+    run_status, run_ended = run_after_end(view.snapshot, record, "resolved")
+    snapshot, events = event_log.append(view.snapshot, now, [*entries, *run_ended])
     if snapshot.current_node_id == record.node_id:
-        snapshot = replace(snapshot, status="running", current_node_id=None, pending_interrupt_id=None)
+        snapshot = replace(snapshot, status=run_status, current_node_id=None, pending_interrupt_id=None)
     return RunChange(
         snapshot=snapshot,
         interrupt=resolved,
