@@ -62,9 +62,9 @@ def _seed(table: str, records: list[Any]) -> None:
 
 def _one_pass(delivered: int) -> tuple[int, int, str, int]:
     from tests.integration.conftest import create_table_from_template
-    from waitgate import composition
-    from waitgate.reconcile_composition import reconcile_dependencies
     from waitgate.service.reconcile import reconcile
+    from waitgate.wiring import composition
+    from waitgate.wiring.reconcile_composition import reconcile_dependencies
 
     table = f"bench-reconcile-{delivered}"
     create_table_from_template(boto3.client("dynamodb", region_name=REGION), "InterruptsTable", table)

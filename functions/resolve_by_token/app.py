@@ -18,7 +18,6 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.answers import Answer
-from waitgate.composition import keyring, resolve_dependencies
 from waitgate.http.body import json_body, require_object_body
 from waitgate.http.form_body import is_form
 from waitgate.http.idempotency import idempotency_ref
@@ -26,9 +25,10 @@ from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_page_response, answer_response
 from waitgate.identity import Caller
-from waitgate.observability import observed
 from waitgate.records import IdempotencyRef
 from waitgate.service.token_access import KeyFor, resolve_by_token
+from waitgate.wiring.composition import keyring, resolve_dependencies
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 app = new_token_app()

@@ -31,8 +31,8 @@ ACCEPT = {"action": "accept", "decidedAt": "2026-12-02T10:00:00Z"}
 
 def as_caller(sub: str, scope: str, tenant: str, use: Callable[[Client], Awaitable[T]]) -> T:
     """`use(client)` with the server seeing `sub` of `tenant` (the claims a verified JWT would give)."""
-    from waitgate.composition import inbox_dependencies
-    from waitgate.request_composition import agent_dependencies
+    from waitgate.wiring.composition import inbox_dependencies
+    from waitgate.wiring.request_composition import agent_dependencies
 
     auth = AuthSettings.model_validate(
         {

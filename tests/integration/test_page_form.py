@@ -213,7 +213,7 @@ def test_a_custom_form_sends_its_json_answer_box(harness: WorkflowHarness) -> No
 def test_a_page_never_says_the_run_goes_on_when_the_engine_says_it_no_longer_waits(
     harness: WorkflowHarness,
 ) -> None:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     # Given a run waiting on an approval whose execution Step Functions no longer knows
     run = suspended(harness, APPROVAL)

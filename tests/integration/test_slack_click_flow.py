@@ -103,7 +103,7 @@ def clicks(environment: None, dynamodb: Any, monkeypatch: pytest.MonkeyPatch) ->
         "SLACK_CLICKS_QUEUE_URL": url,
     }.items():
         monkeypatch.setenv(name, value)
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
     DynamoDbContacts(boto3.client("dynamodb", region_name=REGION), directory).set_contact(
@@ -222,7 +222,7 @@ def test_a_click_whose_decision_cannot_start_fails_alone_and_comes_back_soon(
     # Given Secrets Manager throttling the decider's read of the tenant's Slack app
     from botocore.exceptions import ClientError
 
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
     secrets = composition.aws_client("secretsmanager")

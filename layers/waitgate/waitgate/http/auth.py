@@ -63,7 +63,7 @@ def caller_from_jwt(
 def bearer_caller(app: APIGatewayHttpResolver, scope: str | tuple[str, ...]) -> Caller:
     """The current request's bearer-JWT caller, who must hold `scope` (a tuple: any of them; tenant
     from the configured claim)."""
-    from waitgate.settings import settings
+    from waitgate.wiring.settings import settings
 
     return caller_from_jwt(
         app.current_event.raw_event, required_scope=scope, tenant_claim=settings().tenant_claim

@@ -53,7 +53,7 @@ def path_parameter(app: APIGatewayHttpResolver, name: str) -> str:
 
 def count_refusal(status: int) -> None:
     """A signed link refused, counted by its status alone (TokenRefusals; docs/operations.md)."""
-    from waitgate.composition import telemetry
+    from waitgate.wiring.composition import telemetry
 
     telemetry().record(TokenRefused(status))
 

@@ -204,7 +204,7 @@ def _view(read: Callable[[Caller], dict[str, Any]], scopes: tuple[str, ...]) -> 
 
 
 def _caller(scopes: tuple[str, ...]) -> Caller:
-    from waitgate.settings import settings
+    from waitgate.wiring.settings import settings
 
     token = get_access_token()
     if token is None or not token.claims:

@@ -8,8 +8,8 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from waitgate.composition import aws_client, deadline_scheduler, delivery_dependencies
-from waitgate.settings import settings
+from waitgate.wiring.composition import aws_client, deadline_scheduler, delivery_dependencies
+from waitgate.wiring.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.ports import StreamProgress
@@ -68,8 +68,8 @@ def _deliver(target: Any) -> object:
 
 
 def _refresh(target: Any) -> object:
-    from waitgate.channel_composition import refresh_dependencies
     from waitgate.service.refresh_slack_messages import refresh_slack_messages
+    from waitgate.wiring.channel_composition import refresh_dependencies
 
     return refresh_slack_messages(target.run, target.node_id, target.interrupt_id, refresh_dependencies())
 

@@ -11,12 +11,12 @@ from datetime import timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from waitgate.boto_clients import CLIENT_RETRIES as CLIENT_RETRIES
-from waitgate.boto_clients import CLIENT_TIMEOUTS as CLIENT_TIMEOUTS
-from waitgate.boto_clients import aws_client as aws_client
-from waitgate.boto_clients import client_config as client_config
 from waitgate.clock import SystemClock
-from waitgate.settings import settings
+from waitgate.wiring.boto_clients import CLIENT_RETRIES as CLIENT_RETRIES
+from waitgate.wiring.boto_clients import CLIENT_TIMEOUTS as CLIENT_TIMEOUTS
+from waitgate.wiring.boto_clients import aws_client as aws_client
+from waitgate.wiring.boto_clients import client_config as client_config
+from waitgate.wiring.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.adapters.powertools_telemetry import PowertoolsTelemetry
@@ -79,7 +79,7 @@ def telemetry() -> Telemetry:
 
 
 def log_keys(keys: dict[str, str]) -> None:
-    """Keys on every later log line of this invocation (waitgate.observability)."""
+    """Keys on every later log line of this invocation (waitgate.wiring.observability)."""
     powertools_telemetry().append_log_keys(keys)
 
 
@@ -294,15 +294,15 @@ def public_base_url() -> str:
 
 
 WIRING_MODULES = (
-    "waitgate.composition",
-    "waitgate.channel_composition",
-    "waitgate.webhook_composition",
-    "waitgate.request_composition",
-    "waitgate.stream_composition",
-    "waitgate.reconcile_composition",
-    "waitgate.slack_ack_composition",
-    "waitgate.boto_clients",
-    "waitgate.delivery_queue",
+    "waitgate.wiring.composition",
+    "waitgate.wiring.channel_composition",
+    "waitgate.wiring.webhook_composition",
+    "waitgate.wiring.request_composition",
+    "waitgate.wiring.stream_composition",
+    "waitgate.wiring.reconcile_composition",
+    "waitgate.wiring.slack_ack_composition",
+    "waitgate.wiring.boto_clients",
+    "waitgate.wiring.delivery_queue",
 )
 
 

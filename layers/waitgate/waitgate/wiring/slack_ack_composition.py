@@ -14,8 +14,8 @@ import os
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from waitgate.boto_clients import aws_client
 from waitgate.clock import SystemClock
+from waitgate.wiring.boto_clients import aws_client
 
 if TYPE_CHECKING:
     from waitgate.service.slack_acknowledge import AcknowledgeDependencies

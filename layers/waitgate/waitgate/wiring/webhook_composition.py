@@ -6,8 +6,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from waitgate.composition import aws_client, resolve_dependencies
-from waitgate.settings import settings
+from waitgate.wiring.composition import aws_client, resolve_dependencies
+from waitgate.wiring.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.adapters.webhook_sources import WebhookSourceStore

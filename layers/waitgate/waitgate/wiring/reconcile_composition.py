@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from waitgate.channel_composition import notification_dependencies
-from waitgate.composition import aws_client, delivery_dependencies, lifecycle_dependencies
-from waitgate.settings import settings
+from waitgate.wiring.channel_composition import notification_dependencies
+from waitgate.wiring.composition import aws_client, delivery_dependencies, lifecycle_dependencies
+from waitgate.wiring.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.service.deliver_resolution import DeliveryDependencies

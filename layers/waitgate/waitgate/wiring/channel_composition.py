@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from waitgate.clock import SystemClock
-from waitgate.composition import (
+from waitgate.wiring.composition import (
     approval_config,
     aws_client,
     directory,
@@ -19,7 +19,7 @@ from waitgate.composition import (
     store,
     telemetry,
 )
-from waitgate.settings import settings
+from waitgate.wiring.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.adapters.slack_web_api import SlackWebApi

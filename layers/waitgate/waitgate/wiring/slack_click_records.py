@@ -18,10 +18,10 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from waitgate.adapters.sqs_redelivery import backoff_seconds
-from waitgate.channel_composition import slack_dependencies
-from waitgate.delivery_queue import redelivery
 from waitgate.errors import TemporarilyUnavailableError
 from waitgate.service.slack_interaction import decide_queued
+from waitgate.wiring.channel_composition import slack_dependencies
+from waitgate.wiring.delivery_queue import redelivery
 
 logger = Logger(child=True)
 RETRY_BASE_SECONDS = 1

@@ -17,13 +17,13 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from waitgate.adapters.sqs_redelivery import SqsRedelivery, backoff_seconds
-from waitgate.channel_composition import channel_dependencies
-from waitgate.composition import aws_client
 from waitgate.errors import DeliveryFailedError
 from waitgate.notices import InterruptNotice
 from waitgate.ports import Channel
 from waitgate.service.deliver_notice import deliver_notice
-from waitgate.settings import settings
+from waitgate.wiring.channel_composition import channel_dependencies
+from waitgate.wiring.composition import aws_client
+from waitgate.wiring.settings import settings
 
 logger = Logger(child=True)
 

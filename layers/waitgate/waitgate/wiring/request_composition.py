@@ -7,11 +7,11 @@ import json
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from waitgate.channel_composition import notification_dependencies
 from waitgate.clock import SystemClock
-from waitgate.composition import aws_client, deadline_scheduler, store, telemetry, workflow
-from waitgate.settings import settings
-from waitgate.webhook_composition import match_dependencies
+from waitgate.wiring.channel_composition import notification_dependencies
+from waitgate.wiring.composition import aws_client, deadline_scheduler, store, telemetry, workflow
+from waitgate.wiring.settings import settings
+from waitgate.wiring.webhook_composition import match_dependencies
 
 if TYPE_CHECKING:
     from waitgate.service.agent_interrupts import AgentDependencies
@@ -55,8 +55,8 @@ def escalation_defaults(parameter: str | None = None) -> dict[str, dict[str, Any
 
 def agent_dependencies() -> AgentDependencies:
     """An agent's asks over MCP (docs/mcp.md): request_interrupt's parts, and the inbox's address."""
-    from waitgate.composition import public_base_url
     from waitgate.service.agent_interrupts import AgentDependencies
+    from waitgate.wiring.composition import public_base_url
 
     defaults = str(mcp_settings().get("escalationDefaultsParameter") or "")
     return AgentDependencies(request_dependencies(defaults), public_base_url() + "/inbox")

@@ -30,7 +30,7 @@ def observed(handler: Handler[Result]) -> Handler[Result]:
     traced: list[Handler[Result]] = []
 
     def run(event: Any, context: Any) -> Result:
-        from waitgate.composition import log_keys
+        from waitgate.wiring.composition import log_keys
 
         request_id = api_request_id(event)
         if request_id:
