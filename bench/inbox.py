@@ -28,7 +28,7 @@ PENDING = 5  # alice's pending interrupts, in both tables
 
 
 def _record(n: int, status: str, principal: str = "alice") -> Any:
-    from waitgate.records import InterruptRecord, RunRef
+    from waitgate.run.records import InterruptRecord, RunRef
 
     data = {
         "artifactId": f"a{n}",
@@ -83,7 +83,7 @@ def _environment(table: str) -> None:
 
 
 def _one_page(resolved: int) -> tuple[int, int, str, int]:
-    from waitgate.identity import Caller
+    from waitgate.run.identity import Caller
     from waitgate.service.list_interrupts import InboxQuery, list_interrupts
     from waitgate.wiring import composition
 

@@ -109,7 +109,7 @@ def _keyed(key: str, operation: str, caller: Any, request: dict[str, Any]) -> An
 
 
 def _suspend(harness: Any, log: CallLog, interrupt: dict[str, Any]) -> tuple[Any, list[str]]:
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.service.request_interrupt import request_from_task_event
     from waitgate.wiring import request_composition
 
@@ -120,7 +120,7 @@ def _suspend(harness: Any, log: CallLog, interrupt: dict[str, Any]) -> tuple[Any
 
 
 def _resolve(log: CallLog, run: Any, principal: str, key: str | None) -> tuple[int, list[str]]:
-    from waitgate.identity import Caller
+    from waitgate.run.identity import Caller
     from waitgate.service.resolve_interrupt import ResolveCommand, resolve_answer
     from waitgate.wiring import composition
 
@@ -173,8 +173,8 @@ def _powertools_resolver(table: str) -> Callable[..., dict[str, Any]]:
         idempotent_function,
     )
 
-    from waitgate.identity import Caller
-    from waitgate.records import RunRef
+    from waitgate.run.identity import Caller
+    from waitgate.run.records import RunRef
     from waitgate.service.resolve_interrupt import ResolveCommand, resolve_interrupt
     from waitgate.wiring import composition
 

@@ -102,7 +102,7 @@ class Seeder:
 
 
 def _suspend(tokens: TaskTokens) -> Any:
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.service.request_interrupt import request_from_task_event
     from waitgate.wiring import request_composition
 
@@ -112,7 +112,7 @@ def _suspend(tokens: TaskTokens) -> Any:
 
 
 def _resolve(run: Any) -> Callable[[], Any]:
-    from waitgate.identity import Caller
+    from waitgate.run.identity import Caller
     from waitgate.service.resolve_interrupt import ResolveCommand, resolve_interrupt
     from waitgate.wiring import composition
 

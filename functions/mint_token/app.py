@@ -17,7 +17,7 @@ from waitgate.http.body import json_body
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_response
-from waitgate.records import RunRef, check_node_id
+from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.mint_token import mint_answer, parse_mint_request
 from waitgate.wiring.composition import mint_dependencies
 from waitgate.wiring.observability import observed

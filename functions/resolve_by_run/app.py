@@ -19,7 +19,7 @@ from waitgate.http.form_body import is_form
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import answer_response
-from waitgate.records import RunRef, check_node_id
+from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.resolve_interrupt import ResolveCommand, resolve_answer
 from waitgate.wiring.composition import resolve_dependencies
 from waitgate.wiring.observability import observed

@@ -17,15 +17,15 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.answers import Answer
 from waitgate.http.body import json_body, require_object_body
 from waitgate.http.form_body import is_form
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_page_response, answer_response
-from waitgate.identity import Caller
-from waitgate.records import IdempotencyRef
+from waitgate.run.answers import Answer
+from waitgate.run.identity import Caller
+from waitgate.run.records import IdempotencyRef
 from waitgate.service.token_access import KeyFor, resolve_by_token
 from waitgate.wiring.composition import keyring, resolve_dependencies
 from waitgate.wiring.observability import observed

@@ -20,7 +20,7 @@ from tests.integration.workflow_harness import WorkflowHarness
 from waitgate.adapters.scheduler_deadlines import SchedulerDeadlines
 from waitgate.adapters.sfn_workflow import OUTPUT_LIMIT_CHARACTERS, StepFunctionsWorkflow
 from waitgate.errors import ResultTooLargeError, ScheduleInPastError
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.records import InterruptRecord, RunRef
 from waitgate.service.rules.resume_delivery import RESULT_TOO_LARGE, send_resume_value
 
 REGION = "us-east-1"

@@ -28,7 +28,7 @@ from waitgate.adapters.secrets_slack_workspaces import SecretsSlackWorkspaces
 from waitgate.channels.contacts import ContactPoints
 from waitgate.channels.sent_messages import SentMessage
 from waitgate.errors import ValidationFailedError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 REGION = "us-east-1"
 SENDER = "waitgate@example.com"

@@ -75,7 +75,7 @@ def requested(harness: WorkflowHarness, inbox: Inbox, **data: Any) -> SuspendedR
 
 def expired_token(run: SuspendedRun, sub: str | None = "alice", intent: str = "resolve") -> str:
     """A link this host signed for the run's interrupt, which expired a minute ago."""
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.tokens import TokenClaims, mint
     from waitgate.wiring.composition import keyring, store
 
@@ -96,7 +96,7 @@ def expired_token(run: SuspendedRun, sub: str | None = "alice", intent: str = "r
 
 def live_token(run: SuspendedRun, sub: str) -> str:
     """A working link for `sub`, as a notice carries."""
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.service.mint_token import LinkSettings, link_for
     from waitgate.wiring.composition import keyring, store
 
@@ -294,7 +294,7 @@ def test_a_notification_s_link_lasts_until_the_deadline_and_the_page_shows_no_sh
     assert Handler("request_interrupt")(run.task_event)["status"] == "requested"
     # When alice's notice comes
     (notice,) = fresh_notices(inbox)
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.wiring.composition import store
 
     record = store().load(RunRef("default", run.run_id), "Interrupt").interrupt

@@ -112,7 +112,7 @@ def test_the_index_holds_pending_interrupts_only_and_a_resolution_leaves_it_in_i
 def test_a_vote_keeps_it_indexed_and_the_deadline_takes_it_out(
     steps: KindSteps, dynamodb: Any, table_name: str
 ) -> None:
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.service.deliver_resolution import DeliveryDependencies
     from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
     from waitgate.wiring import composition

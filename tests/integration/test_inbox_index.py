@@ -157,7 +157,7 @@ def test_the_former_index_lists_the_same_during_the_deploy_that_upgrades_from_it
     from tests.integration.test_inbox_contract import record, suspend
     from waitgate.adapters.dynamodb_inbox import DynamoDbInbox
     from waitgate.adapters.dynamodb_store import DynamoDbStore
-    from waitgate.inbox_records import InboxFilter
+    from waitgate.run.inbox_records import InboxFilter
 
     # Given the table as the upgrading deploy has it (FormerPendingIndex=keep): both indexes
     client = boto3.client("dynamodb", region_name="us-east-1")

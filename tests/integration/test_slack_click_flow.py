@@ -28,7 +28,7 @@ from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
 from waitgate.adapters.dynamodb_sent_messages import DynamoDbSentMessages
 from waitgate.channels.contacts import ContactPoints
 from waitgate.channels.sent_messages import SentMessage
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 TEAM, DM, TS = "T0TEST", "D0ALICE", "1764496000.000100"

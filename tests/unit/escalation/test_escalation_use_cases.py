@@ -18,8 +18,8 @@ from tests.fakes.memory import (
 )
 from tests.fakes.schedules import RecordingScheduler
 from waitgate.errors import ForbiddenError, InterruptAlreadyResolvedError
-from waitgate.identity import Caller
-from waitgate.records import RunChange, RunRef
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunChange, RunRef
 from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.escalate_interrupt import EscalationDependencies, StepRequest, escalate_interrupt
 from waitgate.service.expire_interrupt import ExpiryRequest, NotDueError, expire_interrupt

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from waitgate.page import Resolution
 from waitgate.page.expired import ExpiredFacts, expired_page, fresh_link_page
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.records import InterruptRecord, RunRef
 from waitgate.service.rules.deadline_decision import decided_by_deadline
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

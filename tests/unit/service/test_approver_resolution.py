@@ -10,7 +10,7 @@ import pytest
 
 from waitgate.approval import Memberships
 from waitgate.errors import ForbiddenError
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.records import InterruptRecord, RunRef
 from waitgate.service.rules.approver_config import ApprovalConfig, eligibility_of
 
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)

@@ -7,7 +7,7 @@ import pytest
 
 from tests.unit.service.world import CUSTOM, RUN, World
 from waitgate.errors import DeliveryFailedError
-from waitgate.records import InterruptRecord
+from waitgate.run.records import InterruptRecord
 from waitgate.service.deliver_resolution import (
     DELIVERED,
     TASK_GONE,

@@ -13,7 +13,7 @@ from tests.fakes.memory import FixedClock
 from tests.fakes.schedules import RecordingScheduler
 from tests.unit.service.world import CUSTOM, RUN, World
 from waitgate.errors import ScheduleInPastError
-from waitgate.records import InterruptRecord
+from waitgate.run.records import InterruptRecord
 from waitgate.service.deliver_resolution import TIMED_OUT, TOO_LARGE, deliver, deliver_undelivered
 from waitgate.service.request_interrupt import InterruptRequest, request_interrupt
 from waitgate.service.rules.reentry import answer_replay, ended_key

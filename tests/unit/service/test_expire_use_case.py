@@ -7,7 +7,7 @@ import pytest
 
 from tests.unit.service.world import ACCEPT, ALICE, APPROVAL, CUSTOM, RUN, World
 from waitgate.errors import ConcurrentUpdateError, InterruptAlreadyResolvedError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 from waitgate.service.deliver_resolution import TIMED_OUT, deliver_undelivered
 from waitgate.service.expire_interrupt import ExpiryRequest, NotDueError, expire_interrupt
 from waitgate.service.record_decision import DecisionDependencies, record_decision

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.service.world import CUSTOM, RUN, World
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 from waitgate.service.deliver_resolution import TIMED_OUT, deliver_undelivered
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 from waitgate.service.rules.reentry import CANCELLED, SUPERSEDED

@@ -22,8 +22,8 @@ from waitgate.errors import (
     WaitgateError,
 )
 from waitgate.http.idempotency import idempotency_ref
-from waitgate.identity import Caller
-from waitgate.records import IdempotencyRef
+from waitgate.run.identity import Caller
+from waitgate.run.records import IdempotencyRef
 from waitgate.service.mint_token import MintRequest, mint_interrupt_token
 from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
 from waitgate.service.token_access import KeyFor, resolve_by_token, token_caller

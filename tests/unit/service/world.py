@@ -17,8 +17,8 @@ from tests.fakes.memory import (
     RecordingWorkflow,
 )
 from tests.fakes.telemetry import RecordingTelemetry
-from waitgate.identity import Caller
-from waitgate.records import InterruptRecord, RunEvent, RunRef
+from waitgate.run.identity import Caller
+from waitgate.run.records import InterruptRecord, RunEvent, RunRef
 from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.mint_token import LinkSettings, MintDependencies
 from waitgate.service.notify import NotificationDependencies

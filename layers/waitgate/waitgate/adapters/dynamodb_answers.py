@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from waitgate.adapters.dynamodb_keys import Item, key_of
-from waitgate.records import IdempotencyRef, StoredAnswer
+from waitgate.run.records import IdempotencyRef, StoredAnswer
 
 ANSWER_SK = "IDEM"
 

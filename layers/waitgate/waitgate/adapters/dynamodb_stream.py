@@ -14,7 +14,7 @@ from typing import Any
 
 from waitgate.adapters.dynamodb_items import interrupt_from_item
 from waitgate.adapters.dynamodb_keys import node_sk
-from waitgate.records import ENDED_STATUSES, InterruptRecord, RunRef
+from waitgate.run.records import ENDED_STATUSES, InterruptRecord, RunRef
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from waitgate.adapters import xray_tracing
-from waitgate.telemetry import Correlation, Fact, MetricPoint, points_of
+from waitgate.run.telemetry import Correlation, Fact, MetricPoint, points_of
 
 logger = logging.getLogger(__name__)
 HIGH_RESOLUTION = 1  # StorageResolution: 1-second metrics, percentiles over any period

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from waitgate.answers import Answer
 from waitgate.errors import WaitgateError
+from waitgate.run.answers import Answer
 
 NOT_LINKED = (
     "Your Slack account is not linked to a waitgate principal in this tenant, so this click could not "

@@ -24,8 +24,8 @@ from waitgate.approval import AddedApprovers, ApproverFields
 from waitgate.errors import InterruptPayloadInvalidError, ValidationFailedError
 from waitgate.payloads.json_rules import encoded_size
 from waitgate.payloads.schema_cache import validate_against_schema
+from waitgate.run.size_limits import MAX_ESCALATION_BYTES
 from waitgate.schemas import load_schema
-from waitgate.size_limits import MAX_ESCALATION_BYTES
 
 ESCALATION_POLICY = "escalation-policy"
 MEMBER = "escalation"

@@ -12,7 +12,8 @@ from typing import Any
 from waitgate.errors import InterruptAlreadyResolvedError, InterruptExpiredError
 from waitgate.page import PageContext, Refusal, RenderedPage, Resolution, interrupt_page, resolved_page
 from waitgate.page.expired import ExpiredFacts, expired_page
-from waitgate.records import InterruptRecord
+from waitgate.run.records import InterruptRecord
+from waitgate.run.telemetry import TokenRefused
 from waitgate.service.inspect_interrupt import (
     ExpiredLink,
     InterruptView,
@@ -22,7 +23,6 @@ from waitgate.service.inspect_interrupt import (
 )
 from waitgate.service.rules.deadline_decision import DEADLINE_DECIDER, decided_by_deadline
 from waitgate.service.token_access import TokenDependencies
-from waitgate.telemetry import TokenRefused
 from waitgate.tokens.claims import format_expires_at
 
 

@@ -20,16 +20,16 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 
-from waitgate.answers import Answer
-from waitgate.clock import rfc3339
 from waitgate.errors import InterruptExpiredError, PayloadTooLargeError, ValidationFailedError, WaitgateError
 from waitgate.http.form_body import form_fields
 from waitgate.http.link_page import expired_link_page, page_context
 from waitgate.http.responses import answer_page_response, page_response
 from waitgate.page import Refusal, Resolution, answer_page, interrupt_page
 from waitgate.page.form_resume import resume_value_from_form
-from waitgate.problem_details import PROBLEM_CONTENT_TYPE
-from waitgate.records import InterruptRecord
+from waitgate.run.answers import Answer
+from waitgate.run.clock import rfc3339
+from waitgate.run.problem_details import PROBLEM_CONTENT_TYPE
+from waitgate.run.records import InterruptRecord
 from waitgate.service.deliver_resolution import PARKED
 from waitgate.service.inspect_interrupt import InterruptView, inspect_by_token
 from waitgate.service.resolve_interrupt import ResolveDependencies

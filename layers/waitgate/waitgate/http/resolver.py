@@ -14,8 +14,8 @@ from waitgate.http.responses import (
     refusal_page_response,
     retry_headers,
 )
-from waitgate.problem_details import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
-from waitgate.telemetry import REFUSED_STATUSES, TokenRefused
+from waitgate.run.problem_details import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
+from waitgate.run.telemetry import REFUSED_STATUSES, TokenRefused
 
 logger = Logger(child=True)
 

@@ -21,10 +21,10 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from waitgate.agent_asks import AgentAsk, members, timeout_ms
 from waitgate.errors import UnauthorizedError, WaitgateError
 from waitgate.http.auth import caller_from_jwt
-from waitgate.identity import Caller
+from waitgate.run.agent_asks import AgentAsk, members, timeout_ms
+from waitgate.run.identity import Caller
 from waitgate.service import list_interrupts as inbox
 from waitgate.service.agent_interrupts import ASK_SCOPE, READ_SCOPES, ask, read_ask
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from waitgate.approval import Memberships
 from waitgate.errors import ForbiddenError
-from waitgate.identity import Caller
-from waitgate.inbox_summary import entry_of
 from waitgate.ports import Clock, Directory, InterruptStore
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.identity import Caller
+from waitgate.run.inbox_summary import entry_of
+from waitgate.run.records import InterruptRecord, RunRef
 from waitgate.service.rules import inbox_items
 from waitgate.service.rules.answerable import pending_record
 from waitgate.service.rules.approver_config import ApprovalConfig

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from waitgate.errors import WaitgateError
-from waitgate.records import InterruptRecord, JSONObject
+from waitgate.run.records import InterruptRecord, JSONObject
 from waitgate.service.rules.answerable import pending_record
 from waitgate.service.token_access import (
     TokenDependencies,

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import logging
 
-from waitgate.clock import rfc3339
 from waitgate.errors import WaitgateError
-from waitgate.notices import InterruptNotice
 from waitgate.ports import Clock, InterruptStore
-from waitgate.records import JSONObject, RunChange, RunRef
+from waitgate.run.clock import rfc3339
+from waitgate.run.notices import InterruptNotice
+from waitgate.run.records import JSONObject, RunChange, RunRef
 from waitgate.service.rules import event_log
 from waitgate.service.rules.event_log import EventEntry
 from waitgate.service.rules.optimistic import retry_on_conflict

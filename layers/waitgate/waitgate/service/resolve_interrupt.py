@@ -14,17 +14,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from waitgate.answers import Answer, json_answer
-from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import (
     DeliveryFailedError,
     OutcomeUnknownError,
     TemporarilyUnavailableError,
     WaitgateError,
 )
-from waitgate.identity import Caller
 from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Telemetry, Workflow
-from waitgate.records import GuardedItem, IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
+from waitgate.run.answers import Answer, json_answer
+from waitgate.run.clock import parse_rfc3339, rfc3339
+from waitgate.run.identity import Caller
+from waitgate.run.records import GuardedItem, IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
+from waitgate.run.size_limits import check_comment, check_resume_value
+from waitgate.run.telemetry import (
+    Correlation,
+    Decided,
+    NoTelemetry,
+    Voted,
+    decision_outcome,
+    milliseconds_between,
+)
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
 from waitgate.service.rules import conversation, event_log, reentry
 from waitgate.service.rules.answerable import pending_record
@@ -35,15 +44,6 @@ from waitgate.service.rules.kept_answers import kept_refusal, replay, stored
 from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.service.rules.resume_values import validated_resume
 from waitgate.service.rules.vote_outcome import Decision, decide
-from waitgate.size_limits import check_comment, check_resume_value
-from waitgate.telemetry import (
-    Correlation,
-    Decided,
-    NoTelemetry,
-    Voted,
-    decision_outcome,
-    milliseconds_between,
-)
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from waitgate.clock import SystemClock
+from waitgate.run.clock import SystemClock
 from waitgate.wiring.composition import (
     approval_config,
     aws_client,

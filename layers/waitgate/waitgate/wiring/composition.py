@@ -11,7 +11,7 @@ from datetime import timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from waitgate.clock import SystemClock
+from waitgate.run.clock import SystemClock
 from waitgate.wiring.boto_clients import CLIENT_RETRIES as CLIENT_RETRIES
 from waitgate.wiring.boto_clients import CLIENT_TIMEOUTS as CLIENT_TIMEOUTS
 from waitgate.wiring.boto_clients import aws_client as aws_client
@@ -68,7 +68,7 @@ def powertools_telemetry() -> PowertoolsTelemetry:
     (POWERTOOLS_SERVICE_NAME); read from the environment alone, so a function without a table (the
     OpenAPI document's) can log with it too."""
     from waitgate.adapters.powertools_telemetry import PowertoolsTelemetry
-    from waitgate.telemetry import NAMESPACE
+    from waitgate.run.telemetry import NAMESPACE
 
     namespace = os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE
     return PowertoolsTelemetry(namespace, os.environ.get("POWERTOOLS_SERVICE_NAME") or "waitgate")

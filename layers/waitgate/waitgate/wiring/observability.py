@@ -8,7 +8,7 @@
   (`## lambda_handler`), with the AWS calls under it and the annotations `kind` and `runId`; the X-Ray
   SDK loads on the first traced invocation, never at import (waitgate.adapters.xray_tracing).
 
-Metrics are the use cases' own (waitgate.telemetry): nothing here counts.
+Metrics are the use cases' own (waitgate.run.telemetry): nothing here counts.
 """
 
 from __future__ import annotations

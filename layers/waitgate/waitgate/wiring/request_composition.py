@@ -7,7 +7,7 @@ import json
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from waitgate.clock import SystemClock
+from waitgate.run.clock import SystemClock
 from waitgate.wiring.channel_composition import notification_dependencies
 from waitgate.wiring.composition import aws_client, deadline_scheduler, store, telemetry, workflow
 from waitgate.wiring.settings import settings
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def request_dependencies(escalation_defaults_parameter: str | None = None) -> RequestDependencies:
     """`escalation_defaults_parameter`: where the host's escalation defaults are, when not in this
     function's environment (serve_mcp's are in its settings parameter)."""
-    from waitgate.ids import UlidGenerator
+    from waitgate.run.ids import UlidGenerator
     from waitgate.service.request_interrupt import RequestDependencies
 
     return RequestDependencies(

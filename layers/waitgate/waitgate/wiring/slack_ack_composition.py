@@ -14,7 +14,7 @@ import os
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from waitgate.clock import SystemClock
+from waitgate.run.clock import SystemClock
 from waitgate.wiring.boto_clients import aws_client
 
 if TYPE_CHECKING:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from waitgate.clock import parse_rfc3339
 from waitgate.errors import InterruptAlreadyResolvedError, InterruptExpiredError, NotFoundError
 from waitgate.ports import Clock
-from waitgate.records import InterruptRecord, RunView
+from waitgate.run.clock import parse_rfc3339
+from waitgate.run.records import InterruptRecord, RunView
 
 
 def pending_record(

@@ -22,10 +22,10 @@ from waitgate.approval import (
     check_eligibility,
     refs_needing_resolution,
 )
-from waitgate.asked import NOT_ASKED_DETAIL, notify_fields
 from waitgate.errors import ForbiddenError
 from waitgate.ports import Directory
-from waitgate.records import InterruptRecord
+from waitgate.run.asked import NOT_ASKED_DETAIL, notify_fields
+from waitgate.run.records import InterruptRecord
 from waitgate.service.rules.escalation_steps import added_approvers
 
 ALL_REF_KINDS: frozenset[str] = frozenset({"principal", "group", "role"})
@@ -62,7 +62,7 @@ def quorum_policy(data: dict[str, Any], config: ApprovalConfig) -> QuorumPolicy:
 
 def answerer_fields(record: InterruptRecord) -> ApproverFields | None:
     """Who may answer: an approval's own fields; for another kind, the people its Task's `notify`
-    names (waitgate.asked, always binding); None: anyone the surface lets resolve."""
+    names (waitgate.run.asked, always binding); None: anyone the surface lets resolve."""
     if record.kind == "approval":
         return approver_fields(record.data)
     return notify_fields(record.notify)

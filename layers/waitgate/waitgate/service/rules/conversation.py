@@ -13,7 +13,7 @@ from waitgate.errors import (
     WaitgateError,
 )
 from waitgate.payloads import CONVERSATION_KINDS
-from waitgate.records import ConversationRef, GuardedItem, InterruptRecord, JSONObject, RunRef
+from waitgate.run.records import ConversationRef, GuardedItem, InterruptRecord, JSONObject, RunRef
 
 STARTED = "conversation-unique"
 OPEN = "conversation-open"

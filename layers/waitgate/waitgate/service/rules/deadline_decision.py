@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from waitgate.clock import parse_rfc3339
 from waitgate.errors import InterruptPayloadInvalidError, PayloadTooLargeError, ValidationFailedError
 from waitgate.escalation import EscalationPolicy
-from waitgate.records import InterruptRecord, JSONObject
+from waitgate.run.clock import parse_rfc3339
+from waitgate.run.records import InterruptRecord, JSONObject
+from waitgate.run.size_limits import check_comment, check_resume_value
 from waitgate.service.rules.resume_values import resume_for
-from waitgate.size_limits import check_comment, check_resume_value
 
 DEADLINE_DECIDER = "waitgate:deadline"
 WHERE = "escalation.onDeadline.resolveWith"

@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from waitgate.approval import AddedApprovers
-from waitgate.clock import parse_rfc3339
-from waitgate.records import InterruptRecord, JSONObject, RunChange, RunView
+from waitgate.run.clock import parse_rfc3339
+from waitgate.run.records import InterruptRecord, JSONObject, RunChange, RunView
 from waitgate.service.rules import event_log
 from waitgate.service.rules.event_log import EventEntry
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import NamedTuple
 
-from waitgate.records import EventMode, JSONObject, RunEvent, RunSnapshot
+from waitgate.run.records import EventMode, JSONObject, RunEvent, RunSnapshot
 
 
 class EventEntry(NamedTuple):

@@ -7,7 +7,7 @@ ARN when the Task passes `$$.Execution.Id` as `executionArn` (then only that exe
 
 from __future__ import annotations
 
-from waitgate.records import ExecutionLinkRef, GuardedItem, RunRef
+from waitgate.run.records import ExecutionLinkRef, GuardedItem, RunRef
 
 EXECUTION_LINK = "execution-link"
 

@@ -8,7 +8,7 @@ not listed; a directory that cannot be read fails the page (503), it never lists
 Kinds other than approval have no approver fields: anyone of the tenant the run surface lets resolve
 may answer them, so they are listed for everyone (`matchedBy: "open"`), unless their Task named who
 is asked (`notify`): then they are listed for those people alone, by the same rules (`asked`). The
-rules read a `PendingEntry` (what the pending index holds of an interrupt, `waitgate.inbox_summary`):
+rules read a `PendingEntry` (what the pending index holds of an interrupt, `waitgate.run.inbox_summary`):
 an approval's entry holds its terms whole, or the store read its node item for them. Pure.
 """
 
@@ -19,11 +19,11 @@ from datetime import datetime
 from typing import Any
 
 from waitgate.approval import Memberships, RefsToResolve
-from waitgate.clock import parse_rfc3339
 from waitgate.errors import ForbiddenError
-from waitgate.inbox_records import ApprovalTerms, PendingEntry
-from waitgate.notices import interrupt_title
-from waitgate.records import DecisionReceipt, InterruptRecord, JSONObject
+from waitgate.run.clock import parse_rfc3339
+from waitgate.run.inbox_records import ApprovalTerms, PendingEntry
+from waitgate.run.notices import interrupt_title
+from waitgate.run.records import DecisionReceipt, InterruptRecord, JSONObject
 from waitgate.service.rules.approver_config import ApprovalConfig, eligibility_for, refs_for
 
 OPEN = "open"  # a kind without approver fields: anyone the surface lets resolve

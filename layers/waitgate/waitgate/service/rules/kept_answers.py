@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from waitgate.answers import Answer, problem_answer
 from waitgate.errors import (
     AlreadyVotedError,
     ConcurrentUpdateError,
@@ -19,7 +18,8 @@ from waitgate.errors import (
     WaitgateError,
 )
 from waitgate.ports import InterruptStore
-from waitgate.records import IdempotencyRef, StoredAnswer
+from waitgate.run.answers import Answer, problem_answer
+from waitgate.run.records import IdempotencyRef, StoredAnswer
 
 RETENTION = timedelta(hours=24)
 KEPT_REFUSALS: tuple[type[WaitgateError], ...] = (

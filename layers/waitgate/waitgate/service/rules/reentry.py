@@ -12,10 +12,10 @@ import logging
 from contextlib import suppress
 from dataclasses import replace
 
-from waitgate.clock import rfc3339
 from waitgate.errors import OutcomeUnknownError, TaskGoneError, TemporarilyUnavailableError, WaitgateError
 from waitgate.ports import Clock, Workflow
-from waitgate.records import ENDED_STATUSES, InterruptRecord, ReentryKey, RunChange, RunRef, RunSnapshot
+from waitgate.run.clock import rfc3339
+from waitgate.run.records import ENDED_STATUSES, InterruptRecord, ReentryKey, RunChange, RunRef, RunSnapshot
 from waitgate.service.deliver_resolution import (
     DELIVERED,
     PARKED,

@@ -1,6 +1,6 @@
 """Answering a suspended run with its resume value, or failing it by name when its engine cannot take it.
 
-The size budgets (waitgate.size_limits) keep every accepted answer inside both engines' limits; a
+The size budgets (waitgate.run.size_limits) keep every accepted answer inside both engines' limits; a
 value that still does not fit (kept by an older version, written by hand) must not leave the run
 waiting for ever with the outbox retrying: the engine's adapter refuses it before sending
 (ResultTooLargeError) and the run fails with `InterruptResultTooLarge`, which the workflow can Catch.

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from waitgate.identity import Caller
 from waitgate.payloads import (
     ClarificationData,
     parse_approval_resume,
     parse_clarification_resume,
     validate_against_schema,
 )
-from waitgate.records import InterruptRecord, JSONObject
+from waitgate.run.identity import Caller
+from waitgate.run.records import InterruptRecord, JSONObject
 
 
 def validated_resume(record: InterruptRecord, raw: Any, caller: Caller) -> Any:

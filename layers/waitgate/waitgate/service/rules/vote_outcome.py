@@ -22,10 +22,10 @@ from waitgate.approval import (
     vote_to_json,
 )
 from waitgate.approval.quorum import Action
-from waitgate.records import InterruptRecord, JSONObject
+from waitgate.run.records import InterruptRecord, JSONObject
+from waitgate.run.size_limits import check_ask, check_vote, vote_share
 from waitgate.service.rules.approver_config import ApprovalConfig, quorum_policy
 from waitgate.service.rules.event_log import EventEntry
-from waitgate.size_limits import check_ask, check_vote, vote_share
 
 
 @dataclass(frozen=True)

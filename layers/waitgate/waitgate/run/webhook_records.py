@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from waitgate.records import ExternalEventRef, JSONObject, RunRef
+from waitgate.run.records import ExternalEventRef, JSONObject, RunRef
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final, Literal
 
-from waitgate.clock import parse_rfc3339, rfc3339
-from waitgate.records import InterruptRecord, RunRef, RunSnapshot, RunStatus
+from waitgate.run.clock import parse_rfc3339, rfc3339
+from waitgate.run.records import InterruptRecord, RunRef, RunSnapshot, RunStatus
 
 SHARDS: Final = 8  # the index's fixed number of partitions: one Query each per pass
 PARKED_OUTCOMES: Final = frozenset({"task-gone", "refused"})

@@ -15,7 +15,7 @@ from typing import Any
 
 from waitgate.approval import ApproverFields
 from waitgate.errors import InterruptPayloadInvalidError
-from waitgate.records import JSONObject
+from waitgate.run.records import JSONObject
 
 MEMBERS = ("principals", "groupRefs", "roleRefs")
 MAX_NAMES = 100  # per member: a notice per person, sent while the Task waits for its answer

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from waitgate.records import InterruptRecord, JSONObject
+from waitgate.run.records import InterruptRecord, JSONObject
 
 AgentTool = Literal["request_approval", "ask_question", "wait_for_event"]
 AGENT_NODE: Final = "Interrupt"

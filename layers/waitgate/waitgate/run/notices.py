@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 SUBJECT_LIMIT = 99  # SNS: "less than 100 characters"
 NOTICE_KIND = "interrupt.requested"

@@ -3,14 +3,14 @@ of pending interrupts and of decision receipts it gets back.
 
 A pending interrupt reaches the inbox as a `PendingEntry`: what a listing shows of it and what its
 eligibility check needs, never its payload or task token. The pending index holds it as a bounded
-summary (`waitgate.inbox_summary`); an entry from a whole node item says the same."""
+summary (`waitgate.run.inbox_summary`); an entry from a whole node item says the same."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from waitgate.approval import AddedApprovers, ApproverFields, QuorumPolicy
-from waitgate.records import DecisionReceipt, RunRef
+from waitgate.run.records import DecisionReceipt, RunRef
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class ListedVote:
 class ApprovalTerms:
     """What an approval's eligibility and progress need: its approver fields, the approvers its fired
     escalation steps added, its quorum (without the host's override principals) and its votes. Never
-    cut: a summary that cannot hold them whole holds none (`waitgate.inbox_summary`)."""
+    cut: a summary that cannot hold them whole holds none (`waitgate.run.inbox_summary`)."""
 
     fields: ApproverFields
     added: tuple[AddedApprovers, ...] = ()
@@ -52,7 +52,7 @@ class InboxSummary:
     """What a listing needs of a pending interrupt beyond its keys: the title (display text, cut to
     its first bytes) and, for an approval, its terms (None for the other kinds, which have none); for
     another kind whose Task named who is asked (`notify`), those people as `asked` (its fields always
-    binding, the approvers fired escalation steps added, no quorum or votes: waitgate.asked)."""
+    binding, the approvers fired escalation steps added, no quorum or votes: waitgate.run.asked)."""
 
     title: str
     approval: ApprovalTerms | None = None

@@ -97,7 +97,7 @@ class InterruptRecord:
     delivery_outcome: str | None = None  # delivered | task-gone | result-too-large
     escalation: JSONObject | None = None  # the policy in force (docs/escalation.md), as stored
     escalated: tuple[int, ...] = ()  # the steps of that policy that fired, in firing order
-    notify: JSONObject | None = None  # who the Task input asks (waitgate.asked), as checked
+    notify: JSONObject | None = None  # who the Task input asks (waitgate.run.asked), as checked
     # The reconciler (docs/durability.md): when its recipients were told, when it is looked at next
     # while pending, and the execution it suspends (to ask its engine whether it still runs).
     noticed_at: str | None = None

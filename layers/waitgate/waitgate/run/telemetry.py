@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Literal
 
 from waitgate.payloads.kinds import INTERRUPT_KINDS
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 NAMESPACE = "waitgate"
 KINDS = frozenset(INTERRUPT_KINDS)  # the dimension `kind` takes these, or "other"

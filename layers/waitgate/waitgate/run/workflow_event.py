@@ -2,7 +2,7 @@
 
 Two bindings: a Step Functions Task's {taskToken, runId, nodeId, ...} and a Lambda durable function's
 {callbackId, runId, nodeId, ...} (runId: the durable execution's name; nodeId: the callback's name).
-Either way `handle` is what the run waits on (waitgate.resume_handles)."""
+Either way `handle` is what the run waits on (waitgate.run.resume_handles)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from waitgate.errors import InterruptPayloadInvalidError, ValidationFailedError
 from waitgate.payloads import json_rules
-from waitgate.resume_handles import durable_callback_handle
-from waitgate.size_limits import MAX_INTERRUPT_BYTES
+from waitgate.run.resume_handles import durable_callback_handle
+from waitgate.run.size_limits import MAX_INTERRUPT_BYTES
 
 CALLBACK_ID_PATTERN = r"^[A-Za-z0-9+/]+={0,2}$"  # AWS's own pattern of a durable callback id
 CALLBACK_ID_LIMIT = 1024
@@ -31,7 +31,7 @@ class WorkflowTaskEvent(BaseModel):
     interrupt: Any
     configurable: dict[str, Any] | None = None
     escalation: Any = None  # the escalation policy beside the interrupt (docs/escalation.md)
-    notify: Any = None  # who is asked, beside the interrupt (waitgate.asked)
+    notify: Any = None  # who is asked, beside the interrupt (waitgate.run.asked)
     execution_arn: str | None = Field(default=None, alias="executionArn", max_length=2048)
 
     @property

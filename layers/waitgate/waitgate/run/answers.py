@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from waitgate.errors import WaitgateError
-from waitgate.problem_details import PROBLEM_CONTENT_TYPE, problem_for
+from waitgate.run.problem_details import PROBLEM_CONTENT_TYPE, problem_for
 
 JSON_CONTENT_TYPE = "application/json"
 

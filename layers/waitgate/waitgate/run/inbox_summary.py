@@ -20,11 +20,11 @@ import json
 from typing import Any
 
 from waitgate.approval import AddedApprovers, ApproverFields, QuorumPolicy
-from waitgate.asked import notify_fields
-from waitgate.inbox_records import ApprovalTerms, InboxSummary, ListedVote, PendingEntry
-from waitgate.notices import interrupt_title
-from waitgate.records import InterruptRecord, JSONObject
-from waitgate.size_limits import KB
+from waitgate.run.asked import notify_fields
+from waitgate.run.inbox_records import ApprovalTerms, InboxSummary, ListedVote, PendingEntry
+from waitgate.run.notices import interrupt_title
+from waitgate.run.records import InterruptRecord, JSONObject
+from waitgate.run.size_limits import KB
 
 VERSION = 1
 MAX_SUMMARY_BYTES = 4 * KB  # the summary as stored: with the keys, an index item stays under ~4.5 KB
