@@ -11,12 +11,12 @@ import pytest
 
 from tests.fakes.channels import MemoryContacts, MemoryFreshLinks
 from tests.unit.service.world import APPROVAL, RUN, World, with_data
+from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.errors import TemporarilyUnavailableError
 from waitgate.run.records import InterruptRecord
 from waitgate.service.fresh_link import FreshLinkDependencies, request_fresh_link
 from waitgate.service.mint_token import LinkSettings
 from waitgate.service.notify import NotificationDependencies
-from waitgate.service.rules.approver_config import ApprovalConfig
 from waitgate.tokens import TokenClaims, mint
 
 NOTICE_LINKS = LinkSettings(timedelta(hours=168), "https://links.example.com")

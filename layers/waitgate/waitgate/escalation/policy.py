@@ -10,7 +10,7 @@ schemas/v2/escalation-policy.schema.json and then the rules a JSON Schema cannot
 - `onDeadline.resolveWith` needs a deadline (`timeoutMs`).
 
 Whether `resolveWith` is a resume value the interrupt accepts is the resume rules' question
-(service/rules/deadline_decision.py). Every refusal is an InterruptPayloadInvalidError naming the member.
+(escalation/deadline_decision.py). Every refusal is an InterruptPayloadInvalidError naming the member.
 """
 
 from __future__ import annotations

@@ -17,13 +17,14 @@ from typing import Any
 
 from waitgate.payloads import parse_interrupt_payload
 from waitgate.run.wait_limits import TASK_BACKSTOP_SECONDS
+from waitgate.run.workflow_errors import PAYLOAD_INVALID, TIMED_OUT
 from waitgate.sdk.builders import InterruptBuilder, Notify, checked_notify
 from waitgate.sdk.escalation import Escalation, checked_policy
 
 WAIT_FOR_TASK_TOKEN = "arn:aws:states:::lambda:invoke.waitForTaskToken"  # noqa: S105 (an ARN)
 BACKSTOP_ERRORS = ("States.Timeout", "States.HeartbeatTimeout")  # the Task's own TimeoutSeconds
-TIMEOUT_ERRORS = ("InterruptTimedOut", *BACKSTOP_ERRORS)
-INVALID_PAYLOAD_ERROR = "InterruptPayloadInvalid"
+TIMEOUT_ERRORS = (TIMED_OUT, *BACKSTOP_ERRORS)
+INVALID_PAYLOAD_ERROR = PAYLOAD_INVALID
 TRANSIENT_RETRY: dict[str, Any] = {
     "Comment": (
         "request_interrupt is safe to run again: the same key takes the waiting interrupt over "

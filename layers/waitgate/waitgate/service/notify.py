@@ -21,18 +21,18 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from waitgate.approval import ApproverFields, notification_recipients
+from waitgate.approval.approver_config import approver_fields
 from waitgate.errors import DeliveryFailedError, WaitgateError
+from waitgate.escalation.escalation_steps import added_approvers
 from waitgate.ports import Clock, Contacts, Directory, InterruptStore, Notifier, Telemetry
 from waitgate.run.asked import notify_fields
 from waitgate.run.clock import rfc3339
+from waitgate.run.event_log import EventEntry
 from waitgate.run.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice, interrupt_title
 from waitgate.run.records import InterruptRecord
 from waitgate.run.telemetry import NoTelemetry, Notified
 from waitgate.service import notification_events
 from waitgate.service.mint_token import LinkSettings, link_for
-from waitgate.service.rules.approver_config import approver_fields
-from waitgate.service.rules.escalation_steps import added_approvers
-from waitgate.service.rules.event_log import EventEntry
 from waitgate.tokens import KeyringError, KeySource
 
 if TYPE_CHECKING:

@@ -23,7 +23,10 @@ from datetime import timedelta
 
 from waitgate.errors import WaitgateError
 from waitgate.ports import Outstanding
+from waitgate.run import event_log
 from waitgate.run.clock import rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.optimistic import retry_on_conflict
 from waitgate.run.reconciliation import (
     SHARDS,
     Cancel,
@@ -41,9 +44,6 @@ from waitgate.run.telemetry import Correlation, Reconciled
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver_undelivered
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 from waitgate.service.notify import NotificationDependencies, announce, workflow_of
-from waitgate.service.rules import event_log
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
 
 logger = logging.getLogger(__name__)

@@ -17,11 +17,15 @@ from waitgate.errors import (
     WaitgateError,
 )
 from waitgate.escalation import EscalationPolicy, HostDefaults, default_for, parse_policy, to_json
+from waitgate.escalation.deadline_decision import check_resolve_with
 from waitgate.payloads import parse_interrupt_payload, snapshot_status_for
 from waitgate.payloads.correlation import awaited_event, with_object_correlation
 from waitgate.ports import Clock, DeadlineScheduler, IdGenerator, InterruptStore, Telemetry, Workflow
+from waitgate.run import conversation, event_log, reentry
 from waitgate.run.asked import parse_notify
 from waitgate.run.clock import rfc3339
+from waitgate.run.execution_links import EXECUTION_LINK, execution_link_guard
+from waitgate.run.optimistic import retry_on_conflict
 from waitgate.run.records import (
     DEFAULT_TENANT,
     InterruptRecord,
@@ -33,19 +37,16 @@ from waitgate.run.records import (
     RunView,
     check_node_id,
 )
+from waitgate.run.reentry import KeySupersededError
 from waitgate.run.size_limits import check_required_approvals
 from waitgate.run.telemetry import Correlation, NoTelemetry, Requested
 from waitgate.run.wait_limits import MAX_TIMEOUT_MS
 from waitgate.run.workflow_event import handle_in, parse_workflow_event
 from waitgate.service import deadline_schedules
+from waitgate.service._reentry import replay_ending
 from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.match_event import MatchDependencies, resolve_early
 from waitgate.service.notify import NotificationDependencies, announce, workflow_of
-from waitgate.service.rules import conversation, event_log, reentry
-from waitgate.service.rules.deadline_decision import check_resolve_with
-from waitgate.service.rules.execution_links import EXECUTION_LINK, execution_link_guard
-from waitgate.service.rules.optimistic import retry_on_conflict
-from waitgate.service.rules.reentry import KeySupersededError
 from waitgate.webhooks.matching import shape_of
 
 logger = logging.getLogger(__name__)
@@ -198,7 +199,7 @@ def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: Requ
         announce(outcome.record, deps.notifications, deps.clock, workflow)  # a take-over notifies nobody
     elif outcome.replay is not None:
         delivery = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
-        reentry.replay_ending(request.run, outcome.replay, request.task_token, delivery)
+        replay_ending(request.run, outcome.replay, request.task_token, delivery)
 
 
 def _plan(

@@ -20,6 +20,7 @@ from waitgate.wiring.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.adapters.powertools_telemetry import PowertoolsTelemetry
+    from waitgate.approval.approver_config import ApprovalConfig
     from waitgate.page.inbox import SignIn
     from waitgate.ports import (
         DeadlineScheduler,
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from waitgate.service.mint_token import LinkSettings, MintDependencies
     from waitgate.service.record_decision import DecisionDependencies
     from waitgate.service.resolve_interrupt import ResolveDependencies
-    from waitgate.service.rules.approver_config import ApprovalConfig
     from waitgate.service.run_lifecycle import LifecycleDependencies
     from waitgate.service.token_access import TokenDependencies
     from waitgate.tokens import CachedKeyring
@@ -196,7 +196,7 @@ def decision_dependencies() -> DecisionDependencies:
 def directory() -> Directory:
     """The DynamoDB directory (DIRECTORY_TABLE_NAME); without one, nobody is in any group or role."""
     from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
-    from waitgate.service.rules.approver_config import NoDirectory
+    from waitgate.approval.approver_config import NoDirectory
 
     name = settings().directory_table_name
     return DynamoDbDirectory(aws_client("dynamodb"), name) if name else NoDirectory()
@@ -211,7 +211,7 @@ def notifier() -> Notifier | None:
 
 
 def approval_config() -> ApprovalConfig:
-    from waitgate.service.rules.approver_config import ApprovalConfig
+    from waitgate.approval.approver_config import ApprovalConfig
 
     configured = settings()
     return ApprovalConfig(

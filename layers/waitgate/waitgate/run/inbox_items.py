@@ -1,9 +1,9 @@
 """What the inbox says of one interrupt, and who may act on it now: the very rules a vote meets.
 
 An interrupt is in a caller's inbox when a resolve by that caller would not be refused for who they
-are or for when it is: pending, its deadline not passed (`rules.answerable`), and, for an approval,
+are or for when it is: pending, its deadline not passed (`run.answerable`), and, for an approval,
 eligible by `approval.check_eligibility` with the directory's memberships read at this moment
-(`rules.approver_config`, the same functions the resolve path calls). It fails closed: not eligible,
+(`approval.approver_config`, the same functions the resolve path calls). It fails closed: not eligible,
 not listed; a directory that cannot be read fails the page (503), it never lists unchecked items.
 Kinds other than approval have no approver fields: anyone of the tenant the run surface lets resolve
 may answer them, so they are listed for everyone (`matchedBy: "open"`), unless their Task named who
@@ -19,12 +19,12 @@ from datetime import datetime
 from typing import Any
 
 from waitgate.approval import Memberships, RefsToResolve
+from waitgate.approval.approver_config import ApprovalConfig, eligibility_for, refs_for
 from waitgate.errors import ForbiddenError
 from waitgate.run.clock import parse_rfc3339
 from waitgate.run.inbox_records import ApprovalTerms, PendingEntry
 from waitgate.run.notices import interrupt_title
 from waitgate.run.records import DecisionReceipt, InterruptRecord, JSONObject
-from waitgate.service.rules.approver_config import ApprovalConfig, eligibility_for, refs_for
 
 OPEN = "open"  # a kind without approver fields: anyone the surface lets resolve
 

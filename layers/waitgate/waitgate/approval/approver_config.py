@@ -22,11 +22,8 @@ from waitgate.approval import (
     check_eligibility,
     refs_needing_resolution,
 )
-from waitgate.errors import ForbiddenError
-from waitgate.ports import Directory
-from waitgate.run.asked import NOT_ASKED_DETAIL, notify_fields
+from waitgate.run.asked import notify_fields
 from waitgate.run.records import InterruptRecord
-from waitgate.service.rules.escalation_steps import added_approvers
 
 ALL_REF_KINDS: frozenset[str] = frozenset({"principal", "group", "role"})
 
@@ -68,32 +65,6 @@ def answerer_fields(record: InterruptRecord) -> ApproverFields | None:
     return notify_fields(record.notify)
 
 
-def eligibility_of(
-    record: InterruptRecord,
-    principal: str,
-    directory: Directory,
-    config: ApprovalConfig,
-    now: datetime,
-) -> EligibilityRecord | None:
-    """The caller's eligibility record for an approval (ForbiddenError when not eligible); None for
-    the other kinds, after the same check when their Task named who is asked (fails closed)."""
-    fields = answerer_fields(record)
-    if fields is None:
-        return None
-    added = added_approvers(record)  # the approvers the escalation steps that fired added
-    refs = refs_for(fields, added, principal, config)
-    memberships = Memberships()
-    if refs.groups or refs.roles:
-        memberships = directory.memberships(record.run.tenant_id, principal, refs.groups, refs.roles)
-    if record.kind == "approval":
-        return eligibility_for(fields, added, principal, memberships, config, now)
-    try:
-        eligibility_for(fields, added, principal, memberships, config, now)
-    except ForbiddenError:
-        raise ForbiddenError(NOT_ASKED_DETAIL) from None
-    return None
-
-
 def refs_for(
     fields: ApproverFields, added: Sequence[AddedApprovers], principal: str, config: ApprovalConfig
 ) -> RefsToResolve:
@@ -112,7 +83,7 @@ def eligibility_for(
 ) -> EligibilityRecord:
     """Eligibility by the given fields and added approvers (ForbiddenError when not eligible): what a
     vote (or another kind's answer, by its `notify`) meets, and what the inbox lists by
-    (`rules.inbox_items`)."""
+    (`run.inbox_items`)."""
     return check_eligibility(
         fields,
         ref_kinds=config.ref_kinds,

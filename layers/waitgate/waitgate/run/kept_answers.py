@@ -11,13 +11,11 @@ from datetime import datetime, timedelta
 
 from waitgate.errors import (
     AlreadyVotedError,
-    ConcurrentUpdateError,
     IdempotencyKeyReusedError,
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
     WaitgateError,
 )
-from waitgate.ports import InterruptStore
 from waitgate.run.answers import Answer, problem_answer
 from waitgate.run.records import IdempotencyRef, StoredAnswer
 
@@ -53,19 +51,3 @@ def replay(earlier: StoredAnswer, ref: IdempotencyRef, now: datetime) -> Answer 
 
 def refusal_to_keep(error: WaitgateError) -> Answer | None:
     return problem_answer(error) if isinstance(error, KEPT_REFUSALS) else None
-
-
-def kept_refusal(error: WaitgateError, ref: IdempotencyRef, store: InterruptStore, now: datetime) -> Answer:
-    """A state refusal (409, 410) kept as the key's answer. A refusal of the request itself (400, 403,
-    404) is raised again: a corrected retry may succeed."""
-    refusal = refusal_to_keep(error)
-    if refusal is None:
-        raise error
-    return saved_answer(refusal, ref, store, now)
-
-
-def saved_answer(answer: Answer, ref: IdempotencyRef, store: InterruptStore, now: datetime) -> Answer:
-    """The answer, kept as the key's; a conflict if the same key was answered meanwhile (replay that)."""
-    if not store.save_answer(ref, stored(ref, answer, now)):
-        raise ConcurrentUpdateError("The key was answered meanwhile.")
-    return answer

@@ -15,8 +15,8 @@ from waitgate.errors import InterruptPayloadInvalidError, PayloadTooLargeError, 
 from waitgate.escalation import EscalationPolicy
 from waitgate.run.clock import parse_rfc3339
 from waitgate.run.records import InterruptRecord, JSONObject
+from waitgate.run.resume_values import resume_for
 from waitgate.run.size_limits import check_comment, check_resume_value
-from waitgate.service.rules.resume_values import resume_for
 
 DEADLINE_DECIDER = "waitgate:deadline"
 WHERE = "escalation.onDeadline.resolveWith"

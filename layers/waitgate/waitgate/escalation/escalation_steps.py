@@ -7,10 +7,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from waitgate.approval import AddedApprovers
+from waitgate.run import event_log
 from waitgate.run.clock import parse_rfc3339
+from waitgate.run.event_log import EventEntry
 from waitgate.run.records import InterruptRecord, JSONObject, RunChange, RunView
-from waitgate.service.rules import event_log
-from waitgate.service.rules.event_log import EventEntry
 
 if TYPE_CHECKING:
     from waitgate.escalation import EscalationPolicy, Step

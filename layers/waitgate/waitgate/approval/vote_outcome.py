@@ -21,11 +21,11 @@ from waitgate.approval import (
     vote_from_json,
     vote_to_json,
 )
+from waitgate.approval.approver_config import ApprovalConfig, quorum_policy
 from waitgate.approval.quorum import Action
+from waitgate.run.event_log import EventEntry
 from waitgate.run.records import InterruptRecord, JSONObject
 from waitgate.run.size_limits import check_ask, check_vote, vote_share
-from waitgate.service.rules.approver_config import ApprovalConfig, quorum_policy
-from waitgate.service.rules.event_log import EventEntry
 
 
 @dataclass(frozen=True)

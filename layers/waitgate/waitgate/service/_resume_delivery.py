@@ -15,8 +15,7 @@ from typing import Any
 
 from waitgate.errors import ResultTooLargeError, TaskGoneError
 from waitgate.ports import Workflow
-
-RESULT_TOO_LARGE = "InterruptResultTooLarge"
+from waitgate.run.workflow_errors import RESULT_TOO_LARGE
 
 
 def send_resume_value(workflow: Workflow, task_token: str, value: Any) -> bool:
