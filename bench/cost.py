@@ -105,9 +105,9 @@ def _waitgate_on_moto(sqs: Any) -> _WaitgateMeters:
     from bench.roundtrips import _environment
     from tests.integration.conftest import create_table_from_template
     from tests.integration.test_channel_flow import channel_queue, fresh_instances
-    from waitgate import composition
     from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
     from waitgate.channels.contacts import ContactPoints
+    from waitgate.wiring import composition
 
     _environment()
     sns, dynamodb = (boto3.client(name, region_name="us-east-1") for name in ("sns", "dynamodb"))

@@ -71,8 +71,8 @@ def _offline_metaschema(uri: str) -> Any:
 
 def _resolve_row() -> Row:
     from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
-    from waitgate.identity import Caller
-    from waitgate.records import RunRef
+    from waitgate.run.identity import Caller
+    from waitgate.run.records import RunRef
     from waitgate.service.request_interrupt import InterruptRequest, RequestDependencies, request_interrupt
     from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt
 

@@ -28,7 +28,7 @@ PENDING = 5  # alice's pending interrupts, in both tables
 
 
 def _record(n: int, status: str, principal: str = "alice") -> Any:
-    from waitgate.records import InterruptRecord, RunRef
+    from waitgate.run.records import InterruptRecord, RunRef
 
     data = {
         "artifactId": f"a{n}",
@@ -77,15 +77,15 @@ def _environment(table: str) -> None:
     os.environ["TOKEN_SECRET_ARN"] = secrets.create_secret(
         Name=f"{table}-token", SecretString=generated_secret()
     )["ARN"]
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
 
 
 def _one_page(resolved: int) -> tuple[int, int, str, int]:
-    from waitgate import composition
-    from waitgate.identity import Caller
+    from waitgate.run.identity import Caller
     from waitgate.service.list_interrupts import InboxQuery, list_interrupts
+    from waitgate.wiring import composition
 
     _environment(f"bench-inbox-{resolved}")
     _seed(os.environ["TABLE_NAME"], [_record(n, "pending") for n in range(PENDING)])

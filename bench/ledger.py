@@ -11,7 +11,7 @@ import boto3
 
 from bench.dynamodb_capacity import Capacity, item_size
 from bench.report import Row
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 GROUP = "ledger"
 REGION = "us-east-1"
@@ -46,7 +46,7 @@ def _vote(principal: str, comment: str) -> dict[str, Any]:
 
 def _decision_events() -> list[Any]:
     """A 2-of-2 approval's ledgered events: the request, alice's vote, bob's deciding vote."""
-    from waitgate.records import RunEvent
+    from waitgate.run.records import RunEvent
 
     about = {"nodeId": "Approve", "interruptId": INTERRUPT_ID}
     alice, bob = _vote("alice", "checked the change list"), _vote("bob", "ship it")
@@ -90,8 +90,8 @@ def _ledger_on_moto(dynamodb: Any, kms: Any) -> Any:
     from waitgate.adapters.dynamodb_ledger import DynamoDbLedger
     from waitgate.adapters.dynamodb_store import DynamoDbStore
     from waitgate.adapters.kms_ledger_signer import KmsLedgerSigner
-    from waitgate.clock import SystemClock
-    from waitgate.records import InterruptRecord
+    from waitgate.run.clock import SystemClock
+    from waitgate.run.records import InterruptRecord
     from waitgate.service.append_to_ledger import LedgerDependencies
 
     properties = table_properties("InterruptsTable")

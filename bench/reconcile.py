@@ -25,7 +25,7 @@ PENDING = 5  # waiting, told, due for a look: each is read and its next look set
 
 
 def _record(n: int, status: str) -> Any:
-    from waitgate.records import InterruptRecord, RunRef
+    from waitgate.run.records import InterruptRecord, RunRef
 
     delivered = status == "resolved"
     return InterruptRecord(
@@ -52,7 +52,7 @@ def _seed(table: str, records: list[Any]) -> None:
     from moto.dynamodb.models import dynamodb_backends
 
     from waitgate.adapters.dynamodb_items import interrupt_item, snapshot_item
-    from waitgate.records import RunSnapshot
+    from waitgate.run.records import RunSnapshot
 
     backend = dynamodb_backends[DEFAULT_ACCOUNT_ID][REGION]
     for record in records:
@@ -62,9 +62,9 @@ def _seed(table: str, records: list[Any]) -> None:
 
 def _one_pass(delivered: int) -> tuple[int, int, str, int]:
     from tests.integration.conftest import create_table_from_template
-    from waitgate import composition
-    from waitgate.reconcile_composition import reconcile_dependencies
     from waitgate.service.reconcile import reconcile
+    from waitgate.wiring import composition
+    from waitgate.wiring.reconcile_composition import reconcile_dependencies
 
     table = f"bench-reconcile-{delivered}"
     create_table_from_template(boto3.client("dynamodb", region_name=REGION), "InterruptsTable", table)

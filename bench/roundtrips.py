@@ -89,13 +89,13 @@ def _environment() -> None:
     )
     os.environ["TOKEN_SECRET_ARN"] = secret["ARN"]
     os.environ["PUBLIC_BASE_URL"] = "https://links.example.com"
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
 
 
 def _counted_client() -> CallLog:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     log = CallLog()
     composition.aws_client("dynamodb").meta.events.register("before-call.dynamodb", log)
@@ -109,9 +109,9 @@ def _keyed(key: str, operation: str, caller: Any, request: dict[str, Any]) -> An
 
 
 def _suspend(harness: Any, log: CallLog, interrupt: dict[str, Any]) -> tuple[Any, list[str]]:
-    from waitgate import request_composition
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.service.request_interrupt import request_from_task_event
+    from waitgate.wiring import request_composition
 
     suspended = harness.suspend(json.loads(json.dumps(interrupt)))
     with log.counting() as calls:
@@ -120,9 +120,9 @@ def _suspend(harness: Any, log: CallLog, interrupt: dict[str, Any]) -> tuple[Any
 
 
 def _resolve(log: CallLog, run: Any, principal: str, key: str | None) -> tuple[int, list[str]]:
-    from waitgate import composition
-    from waitgate.identity import Caller
+    from waitgate.run.identity import Caller
     from waitgate.service.resolve_interrupt import ResolveCommand, resolve_answer
+    from waitgate.wiring import composition
 
     caller = Caller(principal=principal, tenant_id="default", via="jwt")
     command = ResolveCommand(run=run, node_id="Interrupt", resume_value=dict(ACCEPT), caller=caller)
@@ -134,9 +134,9 @@ def _resolve(log: CallLog, run: Any, principal: str, key: str | None) -> tuple[i
 
 
 def _inspect(log: CallLog, run: Any) -> list[str]:
-    from waitgate import composition
     from waitgate.service.inspect_interrupt import inspect_by_token
     from waitgate.service.mint_token import MintRequest, mint_interrupt_token
+    from waitgate.wiring import composition
 
     link = mint_interrupt_token(run, "Interrupt", MintRequest("resolve"), composition.mint_dependencies())
     with log.counting() as calls:
@@ -173,10 +173,10 @@ def _powertools_resolver(table: str) -> Callable[..., dict[str, Any]]:
         idempotent_function,
     )
 
-    from waitgate import composition
-    from waitgate.identity import Caller
-    from waitgate.records import RunRef
+    from waitgate.run.identity import Caller
+    from waitgate.run.records import RunRef
     from waitgate.service.resolve_interrupt import ResolveCommand, resolve_interrupt
+    from waitgate.wiring import composition
 
     layer = DynamoDBPersistenceLayer(table_name=table, boto3_client=composition.aws_client("dynamodb"))
 
@@ -199,7 +199,7 @@ def _powertools_resolver(table: str) -> Callable[..., dict[str, Any]]:
 
 
 def _powertools_table() -> str:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     name = "bench-powertools-idempotency"
     composition.aws_client("dynamodb").create_table(

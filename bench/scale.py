@@ -50,7 +50,7 @@ def _environment() -> str:
         Name="bench", SecretString=secret
     )
     os.environ.update(TABLE_NAME=table, TOKEN_SECRET_ARN=created["ARN"])
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
     return table
@@ -102,9 +102,9 @@ class Seeder:
 
 
 def _suspend(tokens: TaskTokens) -> Any:
-    from waitgate import request_composition
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.service.request_interrupt import request_from_task_event
+    from waitgate.wiring import request_composition
 
     event = tokens.task_event(APPROVAL)
     request_from_task_event(event, request_composition.request_dependencies())
@@ -112,9 +112,9 @@ def _suspend(tokens: TaskTokens) -> Any:
 
 
 def _resolve(run: Any) -> Callable[[], Any]:
-    from waitgate import composition
-    from waitgate.identity import Caller
+    from waitgate.run.identity import Caller
     from waitgate.service.resolve_interrupt import ResolveCommand, resolve_interrupt
+    from waitgate.wiring import composition
 
     caller = Caller(principal="alice", tenant_id="default", via="jwt")
     command = ResolveCommand(run=run, node_id="Interrupt", resume_value=dict(ACCEPT), caller=caller)
@@ -127,9 +127,9 @@ def _resolve(run: Any) -> Callable[[], Any]:
 
 
 def _inspect(run: Any) -> Callable[[], Any]:
-    from waitgate import composition
     from waitgate.service.inspect_interrupt import inspect_by_token
     from waitgate.service.mint_token import MintRequest, mint_interrupt_token
+    from waitgate.wiring import composition
 
     link = mint_interrupt_token(run, "Interrupt", MintRequest("resolve"), composition.mint_dependencies())
     return lambda: inspect_by_token(link.token, composition.token_dependencies())
@@ -153,7 +153,7 @@ def _pair(name: str, small: str, large: str, counts: tuple[tuple[int, int, str],
 
 
 def _measure(table: str) -> list[Row]:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     counter = counted(composition.aws_client("dynamodb"))
     seeder = Seeder(table)

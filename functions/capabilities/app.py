@@ -10,9 +10,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.resolver import new_http_app
 from waitgate.http.responses import json_response
-from waitgate.observability import observed
 from waitgate.service.capabilities import describe_capabilities
-from waitgate.settings import settings
+from waitgate.wiring.observability import observed
+from waitgate.wiring.settings import settings
 
 logger = Logger()
 app = new_http_app()

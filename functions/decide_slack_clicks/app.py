@@ -16,9 +16,9 @@ from aws_lambda_powertools.utilities.batch import process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.delivery_queue import new_processor
-from waitgate.observability import observed
-from waitgate.slack_click_records import decide_record
+from waitgate.wiring.delivery_queue import new_processor
+from waitgate.wiring.observability import observed
+from waitgate.wiring.slack_click_records import decide_record
 
 logger = Logger()
 processor = new_processor()

@@ -15,9 +15,9 @@ from aws_lambda_powertools.utilities.batch.types import PartialItemFailureRespon
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.channel_composition import slack_web_api
-from waitgate.delivery_queue import deliver_record, new_processor
-from waitgate.observability import observed
+from waitgate.wiring.channel_composition import slack_web_api
+from waitgate.wiring.delivery_queue import deliver_record, new_processor
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 processor = new_processor()

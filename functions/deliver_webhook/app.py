@@ -21,12 +21,12 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.adapters.sqs_redelivery import SqsRedelivery
-from waitgate.composition import aws_client
 from waitgate.errors import DeliveryFailedError
-from waitgate.observability import observed
 from waitgate.service.deliver_webhook import deliver_webhook
-from waitgate.subscription_composition import webhook_delivery_dependencies
 from waitgate.subscriptions.records import QueuedDelivery
+from waitgate.wiring.composition import aws_client
+from waitgate.wiring.observability import observed
+from waitgate.wiring.subscription_composition import webhook_delivery_dependencies
 
 logger = Logger()
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)

@@ -15,9 +15,9 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.observability import observed
 from waitgate.service.dispatch_stream import dispatch
-from waitgate.stream_composition import routed, stream_progress
+from waitgate.wiring.observability import observed
+from waitgate.wiring.stream_composition import routed, stream_progress
 
 logger = Logger()
 

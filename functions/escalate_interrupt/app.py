@@ -12,10 +12,10 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.channel_composition import escalation_dependencies
-from waitgate.observability import observed
-from waitgate.records import RunRef, check_node_id
+from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.escalate_interrupt import StepRequest, escalate_interrupt
+from waitgate.wiring.channel_composition import escalation_dependencies
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 

@@ -11,10 +11,10 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.composition import delivery_dependencies
-from waitgate.observability import observed
-from waitgate.records import RunRef, check_node_id
+from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
+from waitgate.wiring.composition import delivery_dependencies
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 

@@ -14,16 +14,16 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.channel_composition import fresh_link_dependencies
 from waitgate.errors import ValidationFailedError
 from waitgate.http.body import json_body
 from waitgate.http.form_body import form_fields, is_form
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, json_response, page_response
-from waitgate.observability import observed
 from waitgate.page.expired import FRESH_LINK_ANSWER, fresh_link_page
 from waitgate.service.fresh_link import request_fresh_link
+from waitgate.wiring.channel_composition import fresh_link_dependencies
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 app = new_token_app()

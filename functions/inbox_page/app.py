@@ -17,16 +17,16 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.composition import approval_config, directory, inbox_sign_in, store
 from waitgate.http.auth import bearer_caller
 from waitgate.http.inbox import fragment_response, page_base
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import page_response
-from waitgate.observability import observed
 from waitgate.page.inbox import inbox_page
-from waitgate.records import RunRef, check_node_id
+from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.inbox_item import open_item
 from waitgate.service.list_interrupts import READ_SCOPES
+from waitgate.wiring.composition import approval_config, directory, inbox_sign_in, store
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 app = new_http_app()
@@ -39,7 +39,7 @@ def page() -> Response[str]:
 
 @app.get("/inbox/interrupts/<runId>/<nodeId>")
 def item(runId: str, nodeId: str) -> Response[str]:
-    from waitgate.clock import SystemClock
+    from waitgate.run.clock import SystemClock
 
     caller = bearer_caller(app, READ_SCOPES)
     run = RunRef.parse(caller.tenant_id, path_parameter(app, "runId"))

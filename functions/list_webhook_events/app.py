@@ -17,9 +17,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from waitgate.http.auth import bearer_caller
 from waitgate.http.resolver import new_http_app
 from waitgate.http.responses import json_response
-from waitgate.observability import observed
 from waitgate.service.read_webhook_events import EventsQuery, list_events
-from waitgate.webhook_composition import webhook_dependencies
+from waitgate.wiring.observability import observed
+from waitgate.wiring.webhook_composition import webhook_dependencies
 
 logger = Logger()
 app = new_http_app()

@@ -23,9 +23,9 @@ from waitgate.http.auth import bearer_caller
 from waitgate.http.body import json_body
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import json_response
-from waitgate.observability import observed
 from waitgate.service import manage_subscriptions as subscriptions
-from waitgate.subscription_composition import subscription_dependencies
+from waitgate.wiring.observability import observed
+from waitgate.wiring.subscription_composition import subscription_dependencies
 
 SCOPE = "subscriptions:manage"
 NO_STORE = {"Cache-Control": "no-store"}

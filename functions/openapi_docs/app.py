@@ -18,7 +18,7 @@ from waitgate.http.openapi import openapi_json
 from waitgate.http.openapi.browsable import CONTENT_SECURITY_POLICY, PAGE, asset_of
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import HTML_CONTENT_TYPE, JSON_CONTENT_TYPE
-from waitgate.observability import observed
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 app = new_http_app()

@@ -19,10 +19,10 @@ from waitgate.errors import PayloadTooLargeError
 from waitgate.http.body import raw_body
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import json_response
-from waitgate.observability import observed
+from waitgate.run.size_limits import MAX_BODY_BYTES
 from waitgate.service.receive_webhook import WebhookDelivery, receive_webhook
-from waitgate.size_limits import MAX_BODY_BYTES
-from waitgate.webhook_composition import webhook_dependencies
+from waitgate.wiring.observability import observed
+from waitgate.wiring.webhook_composition import webhook_dependencies
 
 logger = Logger()
 app = new_http_app()

@@ -12,9 +12,9 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.observability import observed
-from waitgate.reconcile_composition import reconcile_dependencies
 from waitgate.service.reconcile import reconcile
+from waitgate.wiring.observability import observed
+from waitgate.wiring.reconcile_composition import reconcile_dependencies
 
 logger = Logger()
 

@@ -12,9 +12,9 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.composition import decision_dependencies
-from waitgate.observability import observed
 from waitgate.service.record_decision import record_decision
+from waitgate.wiring.composition import decision_dependencies
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 

@@ -13,9 +13,9 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.observability import observed
-from waitgate.request_composition import request_dependencies
 from waitgate.service.request_interrupt import request_from_task_event
+from waitgate.wiring.observability import observed
+from waitgate.wiring.request_composition import request_dependencies
 
 logger = Logger()
 

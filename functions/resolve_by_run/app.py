@@ -13,16 +13,16 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.composition import resolve_dependencies
 from waitgate.http.auth import bearer_caller
 from waitgate.http.body import json_body, require_object_body
 from waitgate.http.form_body import is_form
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import answer_response
-from waitgate.observability import observed
-from waitgate.records import RunRef, check_node_id
+from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.resolve_interrupt import ResolveCommand, resolve_answer
+from waitgate.wiring.composition import resolve_dependencies
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 app = new_http_app()

@@ -13,9 +13,9 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event_source
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from waitgate.composition import lifecycle_dependencies
-from waitgate.observability import observed
 from waitgate.service.run_lifecycle import ExecutionEnded, end_runs
+from waitgate.wiring.composition import lifecycle_dependencies
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 DURABLE_STATUS_CHANGE = "Durable Execution Status Change"

@@ -14,7 +14,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.mcp_server.serving import mcp_exchange
-from waitgate.observability import observed
+from waitgate.wiring.observability import observed
 
 logger = Logger()
 

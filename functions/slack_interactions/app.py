@@ -20,9 +20,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from waitgate.errors import ValidationFailedError
 from waitgate.http.body import raw_body
 from waitgate.http.lean_answers import ProxyResult, answered, empty_answer
-from waitgate.observability import observed
 from waitgate.service.slack_acknowledge import SlackRequest, acknowledge
-from waitgate.slack_ack_composition import acknowledge_dependencies
+from waitgate.wiring.observability import observed
+from waitgate.wiring.slack_ack_composition import acknowledge_dependencies
 
 logger = Logger()
 

@@ -22,8 +22,8 @@ from waitgate.adapters.dynamodb_outstanding import DynamoDbOutstanding
 from waitgate.adapters.dynamodb_store import DynamoDbStore
 from waitgate.adapters.sfn_workflow import StepFunctionsWorkflow
 from waitgate.adapters.workflow_engines import WorkflowEngines
-from waitgate.clock import SystemClock
-from waitgate.reconciliation import OutstandingRef
+from waitgate.run.clock import SystemClock
+from waitgate.run.reconciliation import OutstandingRef
 from waitgate.service.deliver_resolution import DeliveryDependencies, redrive
 
 DESCRIPTION = """\

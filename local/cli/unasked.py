@@ -1,5 +1,5 @@
 """What `waitgate dev-inbox --run-id` says of a run that no notice was sent for: whether it waits on an
-interrupt that names nobody (then none will come: `waitgate.asked.names_nobody`), and how to open it
+interrupt that names nobody (then none will come: `waitgate.run.asked.names_nobody`), and how to open it
 anyway: a link minted for you, or the signed-in inbox. It reads the run's node items from the
 running stack's InterruptsTable (the embedded moto endpoint); the layer's adapter reads them."""
 
@@ -9,8 +9,8 @@ from typing import Any
 
 from waitgate.adapters.dynamodb_items import interrupt_from_item
 from waitgate.adapters.dynamodb_keys import run_pk
-from waitgate.asked import names_nobody
-from waitgate.records import DEFAULT_TENANT, InterruptRecord, RunRef
+from waitgate.run.asked import names_nobody
+from waitgate.run.records import DEFAULT_TENANT, InterruptRecord, RunRef
 
 
 def waiting_unasked(description: dict[str, Any], run_id: str) -> list[InterruptRecord]:

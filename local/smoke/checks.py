@@ -20,7 +20,7 @@ from local.smoke.targets import SMOKE_APPROVER, SMOKE_TENANT, SmokeTarget, templ
 from waitgate.adapters import dynamodb_items, dynamodb_keys
 from waitgate.adapters.secrets_keyring import secret_loader
 from waitgate.adapters.webhook_sources import WebhookSourceStore
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.records import InterruptRecord, RunRef
 from waitgate.service.mint_token import LinkSettings, link_for
 from waitgate.tokens.keyring import Keyring
 from waitgate.webhooks.signatures import base64_secret, standard_webhooks_signature

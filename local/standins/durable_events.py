@@ -18,7 +18,7 @@ from local.patches import faults
 from local.standins.pumps import Pump
 from local.template.event_patterns import matches
 from waitgate.adapters.dynamodb_keys import execution_pk
-from waitgate.resume_handles import handle_kind
+from waitgate.run.resume_handles import handle_kind
 
 if TYPE_CHECKING:
     from local.standins.durable_endpoint import DurableEndpoint

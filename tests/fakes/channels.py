@@ -12,7 +12,7 @@ from waitgate.channels.contacts import ChannelName, ContactPoints
 from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
 from waitgate.errors import DeliveryFailedError, DeliveryRefusedError, TemporarilyUnavailableError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 
 class MemoryContacts:

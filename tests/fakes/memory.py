@@ -21,10 +21,10 @@ from waitgate.errors import (
     ResultTooLargeError,
     TaskGoneError,
 )
-from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
-from waitgate.notices import InterruptNotice
-from waitgate.reconciliation import EngineState, OutstandingRef, due_of, is_parked, shard_of
-from waitgate.records import (
+from waitgate.run.inbox_records import InboxFilter, PendingPage, ReceiptPage
+from waitgate.run.notices import InterruptNotice
+from waitgate.run.reconciliation import EngineState, OutstandingRef, due_of, is_parked, shard_of
+from waitgate.run.records import (
     DecisionReceipt,
     EventMode,
     EventPage,
@@ -312,7 +312,7 @@ class MemoryInbox:
 
     def pending(self, page: InboxFilter) -> PendingPage:
         from waitgate.adapters.dynamodb_keys import pending_order
-        from waitgate.inbox_summary import entry_of
+        from waitgate.run.inbox_summary import entry_of
 
         self.queries += 1
         ordered = sorted(

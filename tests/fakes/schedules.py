@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from waitgate.records import InterruptRecord
+from waitgate.run.records import InterruptRecord
 
 
 @dataclass(frozen=True)

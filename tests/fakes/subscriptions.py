@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from waitgate.errors import DeliveryFailedError
-from waitgate.records import RunEvent, RunRef
+from waitgate.run.records import RunEvent, RunRef
 from waitgate.subscriptions.records import DeliveryEntry, DeliveryStatus, QueuedDelivery, Subscription
 
 

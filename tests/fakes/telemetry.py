@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from waitgate.telemetry import Correlation, Fact, MetricPoint, points_of
+from waitgate.run.telemetry import Correlation, Fact, MetricPoint, points_of
 
 F = TypeVar("F")
 

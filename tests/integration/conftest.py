@@ -102,7 +102,7 @@ def environment(monkeypatch: pytest.MonkeyPatch, table_name: str) -> None:
     secret = secrets.create_secret(Name="waitgate-test-token-secret", SecretString=generated_secret())
     monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://links.example.com")
-    from waitgate import composition, settings
+    from waitgate.wiring import composition, settings
 
     settings.settings.cache_clear()
     for value in vars(composition).values():  # every lazily built client, adapter and setting

@@ -104,7 +104,7 @@ def test_eight_concurrent_resolves_one_wins(harness: WorkflowHarness, dynamodb: 
     run = harness.suspend(APPROVAL)
     Handler("request_interrupt")(run.task_event)
     instances = [Handler("resolve_by_run") for _ in range(8)]
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     sends = Counter[str]()
     composition.aws_client("stepfunctions").meta.events.register(

@@ -16,7 +16,7 @@ from local.patches import lambda_runtime
 from local.patches.lambda_runtime import FunctionRegistry
 from local.stack import create_template_resources
 from local.template.sam_template import load_template
-from waitgate import composition
+from waitgate.wiring import composition
 
 REGION = "us-east-1"
 

@@ -57,7 +57,7 @@ def run_id(environment: None) -> str:
 def failing_writes(make_error: Callable[[], Exception]) -> Iterator[list[str]]:
     """While open, every TransactWriteItems of the handlers' client fails with `make_error()`; the
     attempts are counted."""
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     attempts: list[str] = []
 

@@ -20,8 +20,9 @@ from tests.integration.workflow_harness import WorkflowHarness
 from waitgate.adapters.scheduler_deadlines import SchedulerDeadlines
 from waitgate.adapters.sfn_workflow import OUTPUT_LIMIT_CHARACTERS, StepFunctionsWorkflow
 from waitgate.errors import ResultTooLargeError, ScheduleInPastError
-from waitgate.records import InterruptRecord, RunRef
-from waitgate.service.rules.resume_delivery import RESULT_TOO_LARGE, send_resume_value
+from waitgate.run.records import InterruptRecord, RunRef
+from waitgate.run.workflow_errors import RESULT_TOO_LARGE
+from waitgate.service._resume_delivery import send_resume_value
 
 REGION = "us-east-1"
 ROLE = "arn:aws:iam::123456789012:role/waitgate-test"

@@ -17,7 +17,7 @@ from waitgate.tokens import TOKEN_ALGS
 @pytest.fixture(autouse=True)
 def fresh_settings() -> Iterator[None]:
     """Settings are cached per process (cold start); each test reads its own environment."""
-    from waitgate import settings
+    from waitgate.wiring import settings
 
     settings.settings.cache_clear()
     yield

@@ -28,7 +28,7 @@ from waitgate.adapters.secrets_slack_workspaces import SecretsSlackWorkspaces
 from waitgate.channels.contacts import ContactPoints
 from waitgate.channels.sent_messages import SentMessage
 from waitgate.errors import ValidationFailedError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 REGION = "us-east-1"
 SENDER = "waitgate@example.com"
@@ -36,7 +36,7 @@ APPROVAL = sample_event("request_interrupt")["interrupt"]
 
 
 def fresh_instances() -> None:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
 
@@ -174,7 +174,7 @@ def test_ses_throttling_leaves_the_notice_for_a_retry(
 ) -> None:
     # Given a verified sender, and SES throttling the send
     queued = ses_notice(channels, monkeypatch, SENDER)
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     ses = composition.aws_client("sesv2")
 

@@ -42,7 +42,7 @@ def run(harness: WorkflowHarness) -> SuspendedRun:
 @contextmanager
 def answers_lost(times: int) -> Iterator[list[str]]:
     """The next `times` TransactWriteItems are applied by DynamoDB, and their answer never arrives."""
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     lost: list[str] = []
 

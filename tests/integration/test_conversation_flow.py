@@ -132,7 +132,7 @@ def test_capability_off_fails_every_conversation_kind(
 ) -> None:
     # Given a host with the conversation capability switched off
     monkeypatch.setenv("CONVERSATION_CAPABILITY", "off")
-    from waitgate import settings
+    from waitgate.wiring import settings
 
     settings.settings.cache_clear()
     request.addfinalizer(settings.settings.cache_clear)  # no stale settings for later tests

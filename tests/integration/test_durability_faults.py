@@ -32,7 +32,7 @@ def harness(environment: None) -> WorkflowHarness:
 
 @pytest.fixture
 def sfn_client(environment: None) -> Any:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     return composition.aws_client("stepfunctions")
 
@@ -189,7 +189,7 @@ def test_a_lambda_retry_of_request_interrupt_asks_nobody_twice(
 def test_a_crash_before_the_commit_then_a_retry_requests_once(
     harness: WorkflowHarness, dynamodb: Any, table_name: str, accepted: SendCounter
 ) -> None:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     # Given request_interrupt's process dies as it sends its transaction
     run = harness.suspend(CUSTOM)

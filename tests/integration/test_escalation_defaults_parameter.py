@@ -11,9 +11,9 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from waitgate import composition
 from waitgate.errors import TemporarilyUnavailableError
-from waitgate.request_composition import escalation_defaults
+from waitgate.wiring import composition
+from waitgate.wiring.request_composition import escalation_defaults
 
 NAME = "/waitgate-test/escalation-defaults"
 REMIND = {"*": {"steps": [{"afterMs": 60000, "remind": True}]}}

@@ -179,7 +179,7 @@ def test_the_deadline_decision_is_delivered_once_by_the_outbox(
     run = requested(harness, {**approval(approversList=["alice"]), "timeoutMs": 30}, escalation)
     (deadline,) = schedules(scheduler).values()
     stream = TableStream(table_name)
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     sfn_client, counter = composition.aws_client("stepfunctions"), SendCounter()
 

@@ -26,7 +26,7 @@ REGION = "us-east-1"
 
 
 def fresh_instances() -> None:
-    from waitgate import channel_composition, composition, settings
+    from waitgate.wiring import channel_composition, composition, settings
 
     settings.settings.cache_clear()
     for module in (composition, channel_composition):
@@ -57,8 +57,8 @@ def harness(inbox: Inbox) -> WorkflowHarness:
 
 
 def with_email(*principals: str) -> None:
-    from waitgate.channel_composition import contacts
     from waitgate.channels.contacts import ContactPoints
+    from waitgate.wiring.channel_composition import contacts
 
     found = contacts()
     assert found is not None
@@ -75,9 +75,9 @@ def requested(harness: WorkflowHarness, inbox: Inbox, **data: Any) -> SuspendedR
 
 def expired_token(run: SuspendedRun, sub: str | None = "alice", intent: str = "resolve") -> str:
     """A link this host signed for the run's interrupt, which expired a minute ago."""
-    from waitgate.composition import keyring, store
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.tokens import TokenClaims, mint
+    from waitgate.wiring.composition import keyring, store
 
     record = store().load(RunRef("default", run.run_id), "Interrupt").interrupt
     assert record is not None
@@ -96,9 +96,9 @@ def expired_token(run: SuspendedRun, sub: str | None = "alice", intent: str = "r
 
 def live_token(run: SuspendedRun, sub: str) -> str:
     """A working link for `sub`, as a notice carries."""
-    from waitgate.composition import keyring, store
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.service.mint_token import LinkSettings, link_for
+    from waitgate.wiring.composition import keyring, store
 
     record = store().load(RunRef("default", run.run_id), "Interrupt").interrupt
     assert record is not None
@@ -263,13 +263,13 @@ def test_eligibility_fails_closed_when_the_directory_cannot_be_read(
 ) -> None:
     # Given an approval open to the members of a group, and alice's expired link
     with_email("alice")
-    from waitgate.composition import directory
+    from waitgate.wiring.composition import directory
 
     directory().add_member("default", "group", "release", "alice")  # type: ignore[attr-defined]
     run = requested(harness, inbox, approverGroupRefs=["release"])
     token = expired_token(run)
     # When the directory is gone
-    from waitgate.settings import settings
+    from waitgate.wiring.settings import settings
 
     dynamodb.delete_table(TableName=settings().directory_table_name)
     # Then the same 202, and nothing sent
@@ -294,8 +294,8 @@ def test_a_notification_s_link_lasts_until_the_deadline_and_the_page_shows_no_sh
     assert Handler("request_interrupt")(run.task_event)["status"] == "requested"
     # When alice's notice comes
     (notice,) = fresh_notices(inbox)
-    from waitgate.composition import store
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
+    from waitgate.wiring.composition import store
 
     record = store().load(RunRef("default", run.run_id), "Interrupt").interrupt
     assert record is not None and record.deadline is not None

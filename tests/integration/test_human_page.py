@@ -62,7 +62,7 @@ class Elements(HTMLParser):
 
 @pytest.fixture
 def harness(environment: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[WorkflowHarness]:
-    from waitgate import composition, settings
+    from waitgate.wiring import composition, settings
 
     secrets = boto3.client("secretsmanager", region_name="us-east-1")
     monkeypatch.setenv(

@@ -123,7 +123,7 @@ def test_two_callers_with_the_same_key_never_collide(harness: WorkflowHarness, r
 def test_the_same_key_on_another_run_is_422_and_changes_nothing(
     harness: WorkflowHarness, run_id: str, resolve: Handler
 ) -> None:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     # Given alice resolved one run under a key
     assert resolve(keyed(run_id, ACCEPT, "k-runs"))["statusCode"] == 200
@@ -161,7 +161,7 @@ def test_malformed_keys_are_400(run_id: str, resolve: Handler, key: str) -> None
 def test_concurrent_requests_with_one_key_make_one_effect(run_id: str, environment: None) -> None:
     # Given eight Lambda instances retrying the same keyed request at once
     instances = [Handler("resolve_by_run") for _ in range(8)]
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     sends: Counter[str] = Counter()
     composition.aws_client("stepfunctions").meta.events.register(
@@ -188,7 +188,7 @@ def test_concurrent_requests_with_one_key_make_one_effect(run_id: str, environme
 
 def test_round_trips_two_to_decide_one_to_replay(run_id: str, resolve: Handler) -> None:
     # Given a keyed first resolve, then its replay
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     calls = dynamodb_calls(composition.aws_client("dynamodb"))
     resolve(keyed(run_id, ACCEPT, "count-me"))

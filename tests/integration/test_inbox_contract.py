@@ -13,8 +13,8 @@ import pytest
 from tests.fakes.memory import MemoryInbox, MemoryStore
 from waitgate.adapters.dynamodb_inbox import DynamoDbInbox
 from waitgate.adapters.dynamodb_store import DynamoDbStore
-from waitgate.inbox_records import InboxFilter
-from waitgate.records import DecisionReceipt, InterruptRecord, RunChange, RunRef, RunSnapshot
+from waitgate.run.inbox_records import InboxFilter
+from waitgate.run.records import DecisionReceipt, InterruptRecord, RunChange, RunRef, RunSnapshot
 
 
 @pytest.fixture(params=["memory", "dynamodb"])

@@ -38,7 +38,7 @@ def steps(environment: None) -> KindSteps:
 @pytest.fixture
 def calls() -> Iterator[list[str]]:
     """The DynamoDB operations the handlers' client sends, while the test runs."""
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     sent: list[str] = []
     client = composition.aws_client("dynamodb")
@@ -112,10 +112,10 @@ def test_the_index_holds_pending_interrupts_only_and_a_resolution_leaves_it_in_i
 def test_a_vote_keeps_it_indexed_and_the_deadline_takes_it_out(
     steps: KindSteps, dynamodb: Any, table_name: str
 ) -> None:
-    from waitgate import composition
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.service.deliver_resolution import DeliveryDependencies
     from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
+    from waitgate.wiring import composition
 
     run, _ = steps.suspend(
         {**approval(approversList=["alice", "ben"], requiredApprovals=2), "timeoutMs": 60_000}
@@ -141,8 +141,8 @@ def test_list_interrupts_answers_each_caller_their_own_by_the_directory(
     steps: KindSteps, dynamodb: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.integration.conftest import create_table_from_template
-    from waitgate import composition, settings
     from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
+    from waitgate.wiring import composition, settings
 
     # Given the directory puts alice in release-managers, and three approvals
     table = create_table_from_template(dynamodb, "DirectoryTable", "waitgate-directory-inbox")
@@ -210,7 +210,7 @@ def page_event(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setenv("INBOX_CLIENT_ID", "inbox-client")
     monkeypatch.setenv("INBOX_AUTHORIZATION_ENDPOINT", "https://login.example.com/oauth2/authorize")
     monkeypatch.setenv("INBOX_TOKEN_ENDPOINT", "https://login.example.com/oauth2/token")
-    from waitgate import settings
+    from waitgate.wiring import settings
 
     settings.settings.cache_clear()
     return sample_event("inbox_page")

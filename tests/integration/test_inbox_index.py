@@ -29,7 +29,7 @@ def steps(environment: None) -> KindSteps:
 @pytest.fixture
 def calls() -> Iterator[list[str]]:
     """The DynamoDB operations the handlers' client sends, while the test runs."""
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     sent: list[str] = []
     client = composition.aws_client("dynamodb")
@@ -157,7 +157,7 @@ def test_the_former_index_lists_the_same_during_the_deploy_that_upgrades_from_it
     from tests.integration.test_inbox_contract import record, suspend
     from waitgate.adapters.dynamodb_inbox import DynamoDbInbox
     from waitgate.adapters.dynamodb_store import DynamoDbStore
-    from waitgate.inbox_records import InboxFilter
+    from waitgate.run.inbox_records import InboxFilter
 
     # Given the table as the upgrading deploy has it (FormerPendingIndex=keep): both indexes
     client = boto3.client("dynamodb", region_name="us-east-1")
@@ -184,7 +184,7 @@ def test_the_former_index_lists_the_same_during_the_deploy_that_upgrades_from_it
 def test_a_page_asked_of_an_index_still_being_built_is_503_nothing_changed(steps: KindSteps) -> None:
     """DynamoDB refuses a Query of a GSI it is still backfilling (moto builds one at once): as AWS
     answers it, through botocore's own event, on the handlers' client."""
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     class Answer:
         status_code = 400

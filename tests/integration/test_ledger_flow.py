@@ -42,7 +42,7 @@ QUORUM = {"approversList": ["alice", "bob"], "requiredApprovals": 2}
 @pytest.fixture
 def ledger_key(harness: WorkflowHarness, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """LedgerKey as the template declares it, named in the stream reader's environment."""
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     kms = boto3.client("kms", region_name=REGION)
     key = kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY", Description="ledger")["KeyMetadata"]
@@ -126,7 +126,7 @@ def test_an_append_that_lost_the_head_is_built_again_after_the_winner(
     run = requested(harness, approval(approversList=["alice"]), None)
     stream = TableStream(table_name)
     rival = DynamoDbLedger(boto3.client("dynamodb", region_name=REGION), table_name)
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     dynamodb = composition.aws_client("dynamodb")
     raced = []
@@ -154,7 +154,7 @@ def test_a_throttled_sign_fails_its_record_and_the_retry_appends_it_once(
     # Given KMS throttling the first Sign
     run = requested(harness, approval(approversList=["alice"]), None)
     assert vote(run, "alice")[0] == 200
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     signs = Calls(refusals=1)
     records = TableStream(table_name).next_batch()["Records"]
@@ -203,10 +203,10 @@ def test_the_local_stacks_ledger_key_keeps_its_material_across_starts(aws: None,
 
 
 def test_an_export_since_a_time_starts_there_and_verifies(ledger_key: str, table_name: str) -> None:
-    from waitgate import composition
     from waitgate.adapters.kms_ledger_signer import KmsLedgerSigner
-    from waitgate.clock import SystemClock
+    from waitgate.run.clock import SystemClock
     from waitgate.service.append_to_ledger import LedgerDependencies, signed_head
+    from waitgate.wiring import composition
 
     # Given three entries recorded on three days, the head signed by KMS
     ledger = DynamoDbLedger(composition.aws_client("dynamodb"), table_name)

@@ -15,7 +15,7 @@ from tests.integration.test_store_contract import RUN, first_change, interrupt
 from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
 from waitgate.adapters.dynamodb_run_index import DynamoDbRunIndex
 from waitgate.adapters.dynamodb_store import DynamoDbStore
-from waitgate.records import ExecutionLinkRef, GuardedItem, RunChange, RunRef, RunSnapshot
+from waitgate.run.records import ExecutionLinkRef, GuardedItem, RunChange, RunRef, RunSnapshot
 
 
 @pytest.fixture(params=["memory", "dynamodb"])

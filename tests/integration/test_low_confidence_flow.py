@@ -89,7 +89,7 @@ def test_the_host_default_comes_from_the_environment(
 ) -> None:
     # Given a host whose EscalationThreshold is 0.5
     monkeypatch.setenv("ESCALATION_THRESHOLD", "0.5")
-    from waitgate import settings
+    from waitgate.wiring import settings
 
     settings.settings.cache_clear()
     request.addfinalizer(settings.settings.cache_clear)  # no stale settings for later tests

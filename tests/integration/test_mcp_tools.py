@@ -24,10 +24,10 @@ from mcp.shared.exceptions import MCPError
 from tests.fakes.memory import FixedClock
 from tests.support.handlers import Handler, http_event, sample_event
 from tests.support.run_reads import get_run_event, list_events_event
-from waitgate.clock import SystemClock
 from waitgate.mcp_server.bearer import JwtVerifier
 from waitgate.mcp_server.tools import build_server
 from waitgate.ports import Clock
+from waitgate.run.clock import SystemClock
 
 T = TypeVar("T")
 ISSUER = "https://issuer.example.com"
@@ -46,8 +46,8 @@ def as_caller(
 ) -> T:
     """`use(client)` with the server seeing `sub` of `tenant` (the claims a verified JWT would give);
     a client with an `elicitation` callback declares URL-mode elicitation, as the SDK's does."""
-    from waitgate.composition import inbox_dependencies, keyring
-    from waitgate.request_composition import agent_dependencies
+    from waitgate.wiring.composition import inbox_dependencies, keyring
+    from waitgate.wiring.request_composition import agent_dependencies
 
     auth = AuthSettings.model_validate(
         {
@@ -176,7 +176,7 @@ def test_an_asks_run_ends_with_its_interrupt_completed_once_decided(environment:
 
 def test_an_asks_run_fails_when_its_deadline_passes_undecided(environment: None) -> None:
     from waitgate import composition
-    from waitgate.records import RunRef
+    from waitgate.run.records import RunRef
     from waitgate.service.deliver_resolution import DeliveryDependencies
     from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 

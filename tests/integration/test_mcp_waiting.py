@@ -22,8 +22,8 @@ from tests.integration.test_mcp_tools import ACCEPT, AGENT, as_caller, call, run
 from tests.support.handlers import Handler, http_event
 from tests.support.links import token_event
 from tests.support.mcp_tasks_client import PollingTasks, get_task
-from waitgate.clock import SystemClock
 from waitgate.ports import Clock
+from waitgate.run.clock import SystemClock
 
 ALICE = ("alice", "interrupts:request runs:read approvals:respond", "acme")
 HER_OWN = {"title": "Deploy my branch?", "approvers": ["alice"], "request_key": "own"}

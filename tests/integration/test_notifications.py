@@ -21,7 +21,7 @@ REGION = "us-east-1"
 
 
 def fresh_instances() -> None:
-    from waitgate import composition, settings
+    from waitgate.wiring import composition, settings
 
     settings.settings.cache_clear()
     composition.keyring.cache_clear()
@@ -127,7 +127,7 @@ def test_group_members_and_role_holders_are_notified_from_the_directory(
     harness: WorkflowHarness, inbox: Inbox
 ) -> None:
     # Given a directory where carol is in group "release" and dave holds role "sre"
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     directory = composition.directory()
     directory.add_member("default", "group", "release", "carol")

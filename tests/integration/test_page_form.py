@@ -213,7 +213,7 @@ def test_a_custom_form_sends_its_json_answer_box(harness: WorkflowHarness) -> No
 def test_a_page_never_says_the_run_goes_on_when_the_engine_says_it_no_longer_waits(
     harness: WorkflowHarness,
 ) -> None:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     # Given a run waiting on an approval whose execution Step Functions no longer knows
     run = suspended(harness, APPROVAL)
@@ -250,7 +250,7 @@ READS = {"GetItem", "BatchGetItem", "Query", "Scan"}
 def test_a_posted_form_reads_the_interrupt_once_on_dynamodb(
     harness: WorkflowHarness, fields: dict[str, str], status: int
 ) -> None:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     # Given a 2-of-2 approval and bob's link
     data = {**APPROVAL["data"], "requiredApprovals": 2, "approversList": ["bob", "carol"]}

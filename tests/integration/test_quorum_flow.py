@@ -71,7 +71,7 @@ def harness(
     monkeypatch.setenv("TOPIC_ARN", asks_queue[0])
     monkeypatch.setenv("OVERRIDE_PRINCIPALS", OVERRIDE)
     monkeypatch.setenv("REF_KINDS", "principal,group,role")
-    from waitgate import settings
+    from waitgate.wiring import settings
 
     settings.settings.cache_clear()
     return WorkflowHarness()
@@ -246,7 +246,7 @@ def test_membership_of_another_tenant_does_not_count(
 def test_unadvertised_ref_kind_is_ignored(harness: WorkflowHarness, monkeypatch: pytest.MonkeyPatch) -> None:
     # Given a host that advertises only principal refs, and an approval bound only to a group
     monkeypatch.setenv("REF_KINDS", "principal")
-    from waitgate import settings
+    from waitgate.wiring import settings
 
     settings.settings.cache_clear()
     run = suspended(harness, approval(approverGroupRefs=["release-managers"]))
@@ -320,7 +320,7 @@ def test_three_concurrent_votes_on_two_of_three_resolve_once(
     # Given a 2-of-3 approval, three eligible approvers and three Lambda instances of resolve_by_run
     run = suspended(harness, approval(requiredApprovals=2, approversList=["ann", "ben", "cy"]))
     instances = {sub: Handler("resolve_by_run") for sub in ("ann", "ben", "cy")}
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     sends = Counter[str]()
     composition.aws_client("stepfunctions").meta.events.register(

@@ -47,7 +47,7 @@ def inbox(environment: None, dynamodb: Any, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
     monkeypatch.setenv("TOPIC_ARN", topic_arn)
     monkeypatch.setenv("DIRECTORY_TABLE_NAME", directory)
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
     yield Inbox.subscribe(boto3.client("sqs", region_name=REGION), sns, topic_arn)
@@ -60,7 +60,7 @@ def harness(inbox: Inbox) -> WorkflowHarness:
 
 
 def client(service: str) -> Any:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     return composition.aws_client(service)
 

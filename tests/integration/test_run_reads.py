@@ -121,7 +121,7 @@ def seed_events(table_name: str, run_id: str, count: int) -> None:
 @pytest.fixture
 def dynamodb_calls() -> Iterator[list[tuple[str, int]]]:
     """(operation, number of items it names) for every DynamoDB call the handlers make."""
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     calls: list[tuple[str, int]] = []
 

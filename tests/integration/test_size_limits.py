@@ -12,7 +12,7 @@ from tests.integration.workflow_harness import SuspendedRun, WorkflowHarness
 from tests.support.handlers import Handler, http_event
 from waitgate.approval import EligibilityRecord, Vote, vote_to_json
 from waitgate.payloads.json_rules import encoded_size
-from waitgate.size_limits import (
+from waitgate.run.size_limits import (
     MAX_ASKS,
     MAX_COMMENT_BYTES,
     MAX_ESCALATION_BYTES,

@@ -28,7 +28,7 @@ from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
 from waitgate.adapters.dynamodb_sent_messages import DynamoDbSentMessages
 from waitgate.channels.contacts import ContactPoints
 from waitgate.channels.sent_messages import SentMessage
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 TEAM, DM, TS = "T0TEST", "D0ALICE", "1764496000.000100"
@@ -103,7 +103,7 @@ def clicks(environment: None, dynamodb: Any, monkeypatch: pytest.MonkeyPatch) ->
         "SLACK_CLICKS_QUEUE_URL": url,
     }.items():
         monkeypatch.setenv(name, value)
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
     DynamoDbContacts(boto3.client("dynamodb", region_name=REGION), directory).set_contact(
@@ -222,7 +222,7 @@ def test_a_click_whose_decision_cannot_start_fails_alone_and_comes_back_soon(
     # Given Secrets Manager throttling the decider's read of the tenant's Slack app
     from botocore.exceptions import ClientError
 
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
     secrets = composition.aws_client("secretsmanager")

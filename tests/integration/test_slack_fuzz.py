@@ -97,7 +97,7 @@ def slack(environment: None, monkeypatch: pytest.MonkeyPatch) -> Slack:
     monkeypatch.setenv("SLACK_SECRET_PREFIX", SLACK_PREFIX)
     monkeypatch.setenv("SLACK_API_URL", "http://127.0.0.1:9/api/")  # an ephemeral reply fails fast
     monkeypatch.setenv("SLACK_CLICKS_QUEUE_URL", queue_url)
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
     return Slack(Handler("slack_interactions"), Handler("decide_slack_clicks"), sqs, queue_url, queue_arn)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.integration.sample_machines import SampleOnMoto, utf8_size
-from waitgate.size_limits import KB, MAX_RESUME_VALUE_BYTES
+from waitgate.run.size_limits import KB, MAX_RESUME_VALUE_BYTES
 
 STATE_DATA_LIMIT = 256 * KB  # Step Functions: a state's input or output, bytes of UTF-8
 OVERHEAD = 4 * KB  # the tenant, the ids, JSON's own punctuation

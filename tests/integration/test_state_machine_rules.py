@@ -17,7 +17,7 @@ import pytest
 from local.template.sam_template import REPO_ROOT, load_state_machine_definition
 from tests.integration.sample_machines import SampleOnMoto
 from waitgate.errors import TemporarilyUnavailableError
-from waitgate.wait_limits import (
+from waitgate.run.wait_limits import (
     DEADLINE_MARGIN_SECONDS,
     EXECUTION_LIMIT_SECONDS,
     MAX_TIMEOUT_MS,

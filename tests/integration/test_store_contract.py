@@ -16,7 +16,7 @@ import pytest
 from tests.fakes.memory import MemoryStore
 from waitgate.adapters.dynamodb_store import DynamoDbStore
 from waitgate.errors import ConcurrentUpdateError, GuardFailedError
-from waitgate.records import (
+from waitgate.run.records import (
     ConversationRef,
     GuardedItem,
     IdempotencyRef,
@@ -27,7 +27,7 @@ from waitgate.records import (
     RunSnapshot,
     StoredAnswer,
 )
-from waitgate.resume_handles import durable_callback_handle, handle_kind
+from waitgate.run.resume_handles import durable_callback_handle, handle_kind
 
 RUN = RunRef("default", "run-1")
 

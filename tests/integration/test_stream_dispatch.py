@@ -49,7 +49,7 @@ def retried_from(records: list[dict[str, Any]], answer: dict[str, Any]) -> list[
 
 @pytest.fixture
 def clients(scheduler: Any) -> Iterator[dict[str, Any]]:
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     yield {"sfn": composition.aws_client("stepfunctions"), "scheduler": composition.aws_client("scheduler")}
 

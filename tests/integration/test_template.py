@@ -229,8 +229,8 @@ def test_only_the_scheduler_role_invokes_the_schedule_targets_and_only_the_strea
 
 
 def _emitted_metrics() -> set[str]:
-    """Every metric name waitgate's telemetry emits (waitgate.telemetry: one per fact)."""
-    from waitgate import telemetry
+    """Every metric name waitgate's telemetry emits (waitgate.run.telemetry: one per fact)."""
+    from waitgate.run import telemetry
 
     facts = [
         telemetry.Requested("approval", "requested"),

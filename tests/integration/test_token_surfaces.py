@@ -36,7 +36,7 @@ class Secret:
 
 def new_instances() -> None:
     """What a cold start does: settings and the keyring read afresh."""
-    from waitgate import composition, settings
+    from waitgate.wiring import composition, settings
 
     settings.settings.cache_clear()
     composition.keyring.cache_clear()

@@ -162,7 +162,7 @@ def test_during_a_rotation_either_secret_signs(steps: WebhookSteps, monkeypatch:
         ("new-secret", "github-test-secret"),
     )
     steps.kinds.handlers.pop("receive_webhook", None)  # a new Lambda instance reads the secrets again
-    from waitgate import webhook_composition
+    from waitgate.wiring import webhook_composition
 
     webhook_composition.webhook_sources.cache_clear()
     for secret in ("new-secret", "github-test-secret"):

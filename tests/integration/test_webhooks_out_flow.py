@@ -45,7 +45,7 @@ def world(
         "WEBHOOK_RETRY_BASE_SECONDS": "30",
     }.items():
         monkeypatch.setenv(name, value)
-    from waitgate import composition
+    from waitgate.wiring import composition
 
     composition.forget_instances()
     receiver = WebhookReceiver()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from local.template.sam_template import load_template
-from waitgate.settings import Settings
+from waitgate.wiring.settings import Settings
 
 
 @pytest.fixture(scope="module")

@@ -63,8 +63,8 @@ def configure_sources(monkeypatch: Any) -> dict[str, dict[str, Any]]:
         source = parse_source({"name": name, **settings})
         store.put(source, (SECRETS[source.scheme],))
         described[name] = {**settings, "secret": SECRETS[source.scheme]}
-    from waitgate import composition
-    from waitgate import settings as configured
+    from waitgate.wiring import composition
+    from waitgate.wiring import settings as configured
 
     configured.settings.cache_clear()
     for value in vars(composition).values():

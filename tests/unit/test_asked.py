@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from waitgate.approval import ApproverFields
-from waitgate.asked import MAX_NAMES, notify_fields, parse_notify
 from waitgate.errors import InterruptPayloadInvalidError
+from waitgate.run.asked import MAX_NAMES, notify_fields, parse_notify
 
 
 def test_absent_and_null_name_nobody() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from waitgate.approval import AddedApprovers, ApproverFields
-from waitgate.inbox_summary import (
+from waitgate.run.inbox_summary import (
     MAX_FEEDBACK_BYTES,
     MAX_SUMMARY_BYTES,
     MAX_TITLE_BYTES,
@@ -20,7 +20,7 @@ from waitgate.inbox_summary import (
     entry_of,
     summary_of,
 )
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.records import InterruptRecord, RunRef
 
 VOTE = {"principal": "alice", "action": "accept", "decidedAt": "2026-11-30T10:05:00Z"}
 

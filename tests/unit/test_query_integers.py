@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from waitgate.errors import ValidationFailedError
-from waitgate.query_integers import IntegerParameter
+from waitgate.run.query_integers import IntegerParameter
 
 LIMIT = IntegerParameter("limit", minimum=1, maximum=100, default=50)
 

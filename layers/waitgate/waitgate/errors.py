@@ -194,7 +194,7 @@ class DeliveryFailedError(WaitgateError):
 class ResultTooLargeError(WaitgateError):
     """The engine cannot take a resume value this large (Step Functions: 262,144 characters of output;
     a durable callback: 1 MiB of result): nothing was sent. The run is failed with
-    InterruptResultTooLarge instead (service.rules.resume_delivery), never retried."""
+    InterruptResultTooLarge instead (service._resume_delivery), never retried."""
 
     code = "interrupt_result_too_large"
     status = 500

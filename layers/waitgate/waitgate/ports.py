@@ -10,11 +10,11 @@ from waitgate.approval import Memberships
 from waitgate.channels.contacts import ChannelName, ContactPoints
 from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
-from waitgate.inbox_records import InboxFilter, PendingPage, ReceiptPage
 from waitgate.ledger.chain import Head
-from waitgate.notices import InterruptNotice
-from waitgate.reconciliation import EngineState, OutstandingRef
-from waitgate.records import (
+from waitgate.run.inbox_records import InboxFilter, PendingPage, ReceiptPage
+from waitgate.run.notices import InterruptNotice
+from waitgate.run.reconciliation import EngineState, OutstandingRef
+from waitgate.run.records import (
     EventMode,
     EventPage,
     ExecutionLink,
@@ -29,8 +29,8 @@ from waitgate.records import (
     RunView,
     StoredAnswer,
 )
-from waitgate.telemetry import Correlation, Fact
-from waitgate.webhook_records import KeptEvent, WaitingInterrupt
+from waitgate.run.telemetry import Correlation, Fact
+from waitgate.run.webhook_records import KeptEvent, WaitingInterrupt
 from waitgate.webhooks.sources import ConfiguredSource
 
 

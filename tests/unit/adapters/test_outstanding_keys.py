@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from waitgate.adapters.dynamodb_items import interrupt_from_item, interrupt_item, outstanding_index_keys
 from waitgate.adapters.dynamodb_keys import OUTSTANDING_PK, OUTSTANDING_SK
-from waitgate.reconciliation import shard_of
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.reconciliation import shard_of
+from waitgate.run.records import InterruptRecord, RunRef
 
 PENDING = InterruptRecord(
     run=RunRef("default", "run-1"),

@@ -38,9 +38,9 @@ def test_a_handler_never_imports_the_local_stack(handler: Path) -> None:
 NOT_FOR_THE_SLACK_ACKNOWLEDGEMENT = (
     "waitgate.service.resolve_interrupt",  # the resolve path is the decider's
     "waitgate.service.slack_interaction",
-    "waitgate.composition",
-    "waitgate.channel_composition",
-    "waitgate.settings",
+    "waitgate.wiring.composition",
+    "waitgate.wiring.channel_composition",
+    "waitgate.wiring.settings",
     "pydantic",  # the settings model's
     "slack_sdk",  # its signature module loads the whole Web API client
     "aws_lambda_powertools.event_handler",  # the resolver

@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from waitgate.channels.message_facts import MessageFacts, facts_of
-from waitgate.notices import InterruptNotice
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.notices import InterruptNotice
+from waitgate.run.records import InterruptRecord, RunRef
 
 RUN = RunRef("default", "release-42")
 LINK = "https://links.example.com/interrupts/ow2.hs256.k1.eyJzdWIiOiJhbGljZSJ9.c2ln"

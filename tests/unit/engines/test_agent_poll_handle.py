@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.fakes.memory import RecordingWorkflow
 from waitgate.adapters.workflow_engines import WorkflowEngines
-from waitgate.resume_handles import agent_poll_handle, durable_callback_handle, handle_kind
+from waitgate.run.resume_handles import agent_poll_handle, durable_callback_handle, handle_kind
 
 
 def test_an_agent_poll_handle_is_answered_by_no_engine() -> None:

@@ -11,10 +11,10 @@ from tests.fakes.memory import RecordingWorkflow
 from tests.unit.service.world import APPROVAL, RUN, World
 from waitgate.adapters.workflow_engines import WorkflowEngines
 from waitgate.errors import InterruptPayloadInvalidError
-from waitgate.resume_handles import callback_id_of, durable_callback_handle, handle_kind
+from waitgate.run.resume_handles import callback_id_of, durable_callback_handle, handle_kind
+from waitgate.run.workflow_event import DurableCallbackEvent, handle_in, parse_workflow_event
 from waitgate.service.request_interrupt import request_from_task_event
 from waitgate.service.run_lifecycle import ExecutionEnded, LifecycleDependencies, end_runs
-from waitgate.workflow_event import DurableCallbackEvent, handle_in, parse_workflow_event
 
 CALLBACK = "eyJhcm4iOiJ4Iiwib3AiOiIxIn0="
 DURABLE_ARN = "arn:aws:lambda:us-east-1:123456789012:function:orders:$LATEST/durable-execution/run-1/0b9e"

@@ -19,8 +19,8 @@ from waitgate.escalation import (
     to_json,
 )
 from waitgate.payloads.schema_cache import validator_for
+from waitgate.run.size_limits import MAX_ESCALATION_BYTES
 from waitgate.schemas import load_schema
-from waitgate.size_limits import MAX_ESCALATION_BYTES
 
 ISSUE_EXAMPLE = {
     "steps": [

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.escalation import parse_policy
-from waitgate.service.rules.deadline_decision import check_resolve_with
+from waitgate.escalation.deadline_decision import check_resolve_with
 
 APPROVAL = {
     "kind": "approval",

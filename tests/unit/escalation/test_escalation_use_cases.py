@@ -17,9 +17,10 @@ from tests.fakes.memory import (
     RecordingWorkflow,
 )
 from tests.fakes.schedules import RecordingScheduler
+from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.errors import ForbiddenError, InterruptAlreadyResolvedError
-from waitgate.identity import Caller
-from waitgate.records import RunChange, RunRef
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunChange, RunRef
 from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.escalate_interrupt import EscalationDependencies, StepRequest, escalate_interrupt
 from waitgate.service.expire_interrupt import ExpiryRequest, NotDueError, expire_interrupt
@@ -27,7 +28,6 @@ from waitgate.service.mint_token import LinkSettings
 from waitgate.service.notify import NotificationDependencies
 from waitgate.service.request_interrupt import InterruptRequest, RequestDependencies, request_interrupt
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt
-from waitgate.service.rules.approver_config import ApprovalConfig
 from waitgate.tokens import Keyring
 
 RUN = RunRef("default", "run-1")

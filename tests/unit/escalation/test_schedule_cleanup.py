@@ -8,7 +8,7 @@ from typing import Any
 from waitgate.adapters.dynamodb_items import interrupt_item
 from waitgate.adapters.dynamodb_stream import ended_interrupt
 from waitgate.adapters.scheduler_deadlines import schedule_names
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.records import InterruptRecord, RunRef
 
 PENDING = InterruptRecord(
     run=RunRef("default", "run-1"),

@@ -108,8 +108,8 @@ def test_which_events_are_ledgered() -> None:
 
 
 def test_what_an_answer_came_by_is_the_callers_credential_unless_the_path_says_more() -> None:
-    from waitgate.identity import Caller
     from waitgate.ledger.entries import via_of
+    from waitgate.run.identity import Caller
 
     vias = {kind: via_of(Caller("alice", "acme", kind)) for kind in ("jwt", "token", "slack", "webhook")}
     assert vias == {"jwt": "run", "token": "link", "slack": "slack", "webhook": "webhook"}

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from waitgate.escalation.deadline_decision import decided_by_deadline
 from waitgate.page import Resolution
 from waitgate.page.expired import ExpiredFacts, expired_page, fresh_link_page
-from waitgate.records import InterruptRecord, RunRef
-from waitgate.service.rules.deadline_decision import decided_by_deadline
+from waitgate.run.records import InterruptRecord, RunRef
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 FACTS = ExpiredFacts(

@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 
 from waitgate.errors import InterruptPayloadInvalidError
+from waitgate.run.wait_limits import TASK_BACKSTOP_SECONDS
 from waitgate.sdk import Approval, interrupt_task_state
-from waitgate.wait_limits import TASK_BACKSTOP_SECONDS
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 ASL_SCHEMA = json.loads(

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from tests.unit.service.world import ACCEPT, World
-from waitgate.agent_asks import AGENT_NODE, AgentAsk
 from waitgate.errors import ForbiddenError, InterruptPayloadInvalidError, NotFoundError
-from waitgate.identity import Caller
-from waitgate.records import RunRef
-from waitgate.resume_handles import handle_kind
+from waitgate.run.agent_asks import AGENT_NODE, AgentAsk
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunRef
+from waitgate.run.resume_handles import handle_kind
 from waitgate.service.agent_interrupts import AgentDependencies, ask, read_ask
 
 AGENT = Caller("agent-7", "acme", "jwt", frozenset({"interrupts:request", "runs:read"}))

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.unit.service.world import ACCEPT, World
-from waitgate.agent_asks import AGENT_NODE, AgentAsk
-from waitgate.identity import Caller
-from waitgate.records import RunRef
+from waitgate.approval.approver_config import ApprovalConfig
+from waitgate.run.agent_asks import AGENT_NODE, AgentAsk
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunRef
 from waitgate.service.agent_interrupts import AgentDependencies, OwnLinks, ask
 from waitgate.service.agent_rounds import own_decision_link, use_round
-from waitgate.service.rules.approver_config import ApprovalConfig
 from waitgate.tokens import verify
 
 SCOPES = frozenset({"interrupts:request", "runs:read", "approvals:respond"})

@@ -9,9 +9,10 @@ from typing import Any, Literal
 import pytest
 
 from waitgate.approval import Memberships
+from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.errors import ForbiddenError
-from waitgate.records import InterruptRecord, RunRef
-from waitgate.service.rules.approver_config import ApprovalConfig, eligibility_of
+from waitgate.run.records import InterruptRecord, RunRef
+from waitgate.service._eligibility import eligibility_of
 
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
 

@@ -10,7 +10,7 @@ import pytest
 from tests.fakes.channels import MemoryContacts, MemorySentMessages, RecordingChannel
 from tests.unit.service.world import APPROVAL, RUN, World, with_data
 from waitgate.errors import DeliveryFailedError
-from waitgate.notices import REMINDER_KIND, InterruptNotice
+from waitgate.run.notices import REMINDER_KIND, InterruptNotice
 from waitgate.service.deliver_notice import ChannelDependencies, deliver_notice
 from waitgate.service.notify import NotificationDependencies
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.unit.service.world import RUN, World
 from waitgate.errors import ValidationFailedError
-from waitgate.records import ConversationRef, RunRef
+from waitgate.run.records import ConversationRef, RunRef
 
 ACME = RunRef("acme", "run-2")
 

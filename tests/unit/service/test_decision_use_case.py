@@ -9,7 +9,7 @@ import pytest
 
 from tests.unit.service.world import RUN, World
 from waitgate.errors import NotFoundError, PayloadTooLargeError, ValidationFailedError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 from waitgate.service.record_decision import DecisionDependencies, record_decision
 from waitgate.service.run_lifecycle import ExecutionEnded, LifecycleDependencies, end_runs
 

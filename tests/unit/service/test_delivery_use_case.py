@@ -7,18 +7,18 @@ import pytest
 
 from tests.unit.service.world import CUSTOM, RUN, World
 from waitgate.errors import DeliveryFailedError
-from waitgate.records import InterruptRecord
+from waitgate.run.optimistic import MAX_ATTEMPTS
+from waitgate.run.records import InterruptRecord
+from waitgate.run.workflow_errors import TIMED_OUT
 from waitgate.service.deliver_resolution import (
     DELIVERED,
     TASK_GONE,
-    TIMED_OUT,
     deliver,
     deliver_undelivered,
     record_delivery,
 )
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 from waitgate.service.record_decision import DecisionDependencies, record_decision
-from waitgate.service.rules.optimistic import MAX_ATTEMPTS
 
 VALUE = {"label": "ok"}
 

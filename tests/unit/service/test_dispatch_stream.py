@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from waitgate.records import RecordProgress
+from waitgate.run.records import RecordProgress
 from waitgate.service.dispatch_stream import Consumer, RoutedRecord, dispatch
 
 

@@ -13,11 +13,12 @@ from tests.fakes.memory import FixedClock
 from tests.fakes.schedules import RecordingScheduler
 from tests.unit.service.world import CUSTOM, RUN, World
 from waitgate.errors import ScheduleInPastError
-from waitgate.records import InterruptRecord
-from waitgate.service.deliver_resolution import TIMED_OUT, TOO_LARGE, deliver, deliver_undelivered
+from waitgate.run.records import InterruptRecord
+from waitgate.run.reentry import ended_key
+from waitgate.run.workflow_errors import RESULT_TOO_LARGE, TIMED_OUT
+from waitgate.service._reentry import answer_replay
+from waitgate.service.deliver_resolution import TOO_LARGE, deliver, deliver_undelivered
 from waitgate.service.request_interrupt import InterruptRequest, request_interrupt
-from waitgate.service.rules.reentry import answer_replay, ended_key
-from waitgate.service.rules.resume_delivery import RESULT_TOO_LARGE
 
 LONG = {"label": "д" * 200}  # 200 Cyrillic letters: 212 characters of JSON, 412 bytes of UTF-8
 

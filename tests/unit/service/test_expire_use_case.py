@@ -7,12 +7,13 @@ import pytest
 
 from tests.unit.service.world import ACCEPT, ALICE, APPROVAL, CUSTOM, RUN, World
 from waitgate.errors import ConcurrentUpdateError, InterruptAlreadyResolvedError
-from waitgate.records import RunRef
-from waitgate.service.deliver_resolution import TIMED_OUT, deliver_undelivered
+from waitgate.run.optimistic import MAX_ATTEMPTS
+from waitgate.run.records import RunRef
+from waitgate.run.workflow_errors import TIMED_OUT
+from waitgate.service.deliver_resolution import deliver_undelivered
 from waitgate.service.expire_interrupt import ExpiryRequest, NotDueError, expire_interrupt
 from waitgate.service.record_decision import DecisionDependencies, record_decision
 from waitgate.service.resolve_interrupt import ResolveCommand, plan_resolve
-from waitgate.service.rules.optimistic import MAX_ATTEMPTS
 from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
 
 TIMED = {**CUSTOM, "timeoutMs": 2000}

@@ -11,12 +11,12 @@ import pytest
 
 from tests.fakes.channels import MemoryContacts, MemoryFreshLinks
 from tests.unit.service.world import APPROVAL, RUN, World, with_data
+from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.errors import TemporarilyUnavailableError
-from waitgate.records import InterruptRecord
+from waitgate.run.records import InterruptRecord
 from waitgate.service.fresh_link import FreshLinkDependencies, request_fresh_link
 from waitgate.service.mint_token import LinkSettings
 from waitgate.service.notify import NotificationDependencies
-from waitgate.service.rules.approver_config import ApprovalConfig
 from waitgate.tokens import TokenClaims, mint
 
 NOTICE_LINKS = LinkSettings(timedelta(hours=168), "https://links.example.com")
@@ -130,7 +130,7 @@ def test_nothing_is_sent_once_the_person_voted_or_the_request_no_longer_waits(fr
     # Given a 2-of-2 approval bob voted on
     approval(fresh, approversList=["alice", "bob"], requiredApprovals=2)
     from tests.unit.service.world import ACCEPT
-    from waitgate.identity import Caller
+    from waitgate.run.identity import Caller
 
     fresh.world.resolve(ACCEPT, caller=Caller(principal="bob", tenant_id="default", via="jwt"))
     assert fresh.ask(fresh.expired(sub="bob")) == "not-waiting-for-them"
@@ -168,7 +168,7 @@ def test_eligibility_fails_closed_when_the_directory_cannot_be_read(fresh: Fresh
 def _with_deadline(fresh: Fresh, *, hours: int) -> InterruptRecord:
     from dataclasses import replace
 
-    from waitgate.clock import rfc3339
+    from waitgate.run.clock import rfc3339
 
     deadline = rfc3339((fresh.world.clock.now() + timedelta(hours=hours)).astimezone(UTC))
     return replace(fresh.world.interrupt(), deadline=deadline)

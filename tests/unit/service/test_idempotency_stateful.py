@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
-from waitgate.answers import Answer, problem_answer
 from waitgate.errors import WaitgateError
 from waitgate.http.idempotency import idempotency_ref
-from waitgate.identity import Caller
-from waitgate.records import RunRef
+from waitgate.run.answers import Answer, problem_answer
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunRef
 from waitgate.service.request_interrupt import InterruptRequest, RequestDependencies, request_interrupt
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer
 

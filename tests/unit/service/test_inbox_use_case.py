@@ -12,11 +12,11 @@ import pytest
 
 from tests.fakes.memory import MemoryInbox
 from tests.unit.service.world import ACCEPT, APPROVAL, CUSTOM, World, with_data
+from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.errors import ForbiddenError, ValidationFailedError
-from waitgate.identity import Caller
-from waitgate.records import RunRef
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunRef
 from waitgate.service.list_interrupts import InboxDependencies, InboxQuery, list_interrupts
-from waitgate.service.rules.approver_config import ApprovalConfig
 from waitgate.tokens import Keyring
 
 RESPOND = frozenset({"approvals:respond"})
@@ -230,7 +230,7 @@ def test_a_caller_without_either_scope_is_refused() -> None:
 
 
 def test_a_link_without_a_recipient_and_the_deadline_decide_for_nobody(world: World) -> None:
-    from waitgate.service.rules.inbox_items import decision_receipts
+    from waitgate.run.inbox_items import decision_receipts
 
     run = ask(world, "label", CUSTOM)
     record = world.interrupt(run=run)
@@ -238,7 +238,7 @@ def test_a_link_without_a_recipient_and_the_deadline_decide_for_nobody(world: Wo
     (mine,) = decision_receipts(record, "alice", {"label": "x"}, "2026-11-30T10:00:00.000Z")
     assert (mine.principal, mine.action, mine.vote) == ("alice", None, None)
     # a resolution without a decider (the deadline's resolveWith) writes no receipt
-    from waitgate.records import RunView
+    from waitgate.run.records import RunView
     from waitgate.service.resolve_interrupt import resolution_change
 
     view = RunView(world.store.snapshots[run], record)

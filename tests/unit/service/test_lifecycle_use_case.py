@@ -7,7 +7,7 @@ import pytest
 
 from tests.unit.service.world import ACCEPT, ALICE, APPROVAL, CUSTOM, RUN, World
 from waitgate.errors import InterruptAlreadyResolvedError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 from waitgate.service.mint_token import MintRequest, mint_interrupt_token
 from waitgate.service.resolve_interrupt import ResolveCommand, plan_resolve
 from waitgate.service.run_lifecycle import ExecutionEnded, LifecycleDependencies, end_runs

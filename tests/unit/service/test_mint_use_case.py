@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from tests.unit.service.world import ALICE, BASE_URL, CUSTOM, RUN, World
-from waitgate.answers import Answer
 from waitgate.errors import (
     IdempotencyKeyReusedError,
     InterruptAlreadyResolvedError,
@@ -19,8 +18,9 @@ from waitgate.errors import (
     ValidationFailedError,
 )
 from waitgate.http.idempotency import idempotency_ref
-from waitgate.identity import Caller
-from waitgate.records import IdempotencyRef, RunRef
+from waitgate.run.answers import Answer
+from waitgate.run.identity import Caller
+from waitgate.run.records import IdempotencyRef, RunRef
 from waitgate.service.mint_token import (
     MAX_TTL_SECONDS,
     MintRequest,

@@ -10,7 +10,7 @@ import pytest
 
 from tests.unit.service.world import APPROVAL, CUSTOM, RUN, World, with_data
 from waitgate.errors import ForbiddenError
-from waitgate.identity import Caller
+from waitgate.run.identity import Caller
 from waitgate.service.notify import recipients_of
 from waitgate.tokens import verify
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.unit.service.world import APPROVAL, CUSTOM, RUN, World, with_data
 from waitgate.errors import TemporarilyUnavailableError
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.records import InterruptRecord, RunRef
 from waitgate.service.notify import announce, recipients_of
 from waitgate.tokens import CachedKeyring, verify
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
-from waitgate.identity import Caller
-from waitgate.records import RunRef
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunRef
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver_undelivered
 from waitgate.service.request_interrupt import InterruptRequest, RequestDependencies, request_interrupt
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt

@@ -9,7 +9,7 @@ import pytest
 
 from tests.unit.service.world import ACCEPT, APPROVAL, CUSTOM, RUN, World
 from waitgate.errors import NotFoundError, ValidationFailedError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 from waitgate.service.read_runs import DEFAULT_PAGE, MAX_PAGE, EventsQuery, get_run, list_events
 from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
 

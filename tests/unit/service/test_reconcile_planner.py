@@ -1,4 +1,4 @@
-"""The reconciler's pure rules (waitgate.reconciliation): what is owed, from when, and which heal."""
+"""The reconciler's pure rules (waitgate.run.reconciliation): what is owed, from when, and which heal."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from waitgate.clock import rfc3339
-from waitgate.reconciliation import (
+from waitgate.run.clock import rfc3339
+from waitgate.run.reconciliation import (
     SHARDS,
     Cancel,
     Defer,
@@ -26,7 +26,7 @@ from waitgate.reconciliation import (
     recheck_after,
     shard_of,
 )
-from waitgate.records import InterruptRecord, RunRef, RunSnapshot
+from waitgate.run.records import InterruptRecord, RunRef, RunSnapshot
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 GRACE = timedelta(seconds=60)

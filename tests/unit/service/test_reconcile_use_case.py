@@ -11,7 +11,8 @@ import pytest
 
 from tests.fakes.memory import MemoryOutstanding
 from tests.unit.service.world import ACCEPT, APPROVAL, RUN, World, with_data
-from waitgate.reconciliation import SHARDS
+from waitgate.run.reconciliation import SHARDS
+from waitgate.run.telemetry import Reconciled
 from waitgate.service.deliver_resolution import redrive
 from waitgate.service.notify import NotificationDependencies
 from waitgate.service.reconcile import (
@@ -22,7 +23,6 @@ from waitgate.service.reconcile import (
     reconcile,
 )
 from waitgate.service.run_lifecycle import LifecycleDependencies
-from waitgate.telemetry import Reconciled
 
 ARN = "arn:aws:states:us-east-1:123456789012:execution:waitgate-interrupt:run-1"
 NAMED = with_data(APPROVAL, approversList=["alice", "bob"])

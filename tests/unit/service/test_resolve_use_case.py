@@ -14,8 +14,9 @@ from waitgate.errors import (
     NotFoundError,
     ValidationFailedError,
 )
-from waitgate.identity import Caller
-from waitgate.records import RunRef
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunRef
+from waitgate.run.wait_limits import MAX_TIMEOUT_MS
 from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 from waitgate.service.request_interrupt import (
@@ -25,7 +26,6 @@ from waitgate.service.request_interrupt import (
     request_interrupt,
 )
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt
-from waitgate.wait_limits import MAX_TIMEOUT_MS
 
 RUN = RunRef("default", "run-1")
 APPROVAL: dict[str, Any] = {

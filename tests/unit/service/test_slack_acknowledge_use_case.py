@@ -9,10 +9,10 @@ import pytest
 from tests.unit.service.slack_world import SlackWorld, approvers_world
 from tests.unit.service.world import ACCEPT, APPROVAL, RUN, with_data
 from waitgate.errors import TemporarilyUnavailableError, UnauthorizedError
-from waitgate.identity import Caller
+from waitgate.run.identity import Caller
+from waitgate.run.telemetry import Decided, Voted
 from waitgate.service.slack_acknowledge import acknowledge
 from waitgate.service.slack_interaction import decide_queued
-from waitgate.telemetry import Decided, Voted
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from tests.unit.service.slack_world import SHARED, TS, SlackWorld, approvers_wor
 from tests.unit.service.world import APPROVAL, RUN, with_data
 from waitgate.channels.sent_messages import SentMessage
 from waitgate.errors import UnauthorizedError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 from waitgate.service.slack_acknowledge import SlackRequest
 
 

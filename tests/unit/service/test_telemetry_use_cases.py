@@ -1,4 +1,4 @@
-"""What the use cases count (waitgate.telemetry) and the ids they correlate, on in-memory ports with a
+"""What the use cases count (waitgate.run.telemetry) and the ids they correlate, on in-memory ports with a
 recording Telemetry: one fact per thing that happened, dimensions from closed sets, never a token."""
 
 from __future__ import annotations
@@ -9,11 +9,8 @@ import pytest
 
 from tests.unit.service.world import ACCEPT, ALICE, APPROVAL, CUSTOM, RUN, World, with_data
 from waitgate.errors import DeliveryFailedError
-from waitgate.identity import Caller
-from waitgate.service.deliver_resolution import deliver_undelivered
-from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
-from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
-from waitgate.telemetry import (
+from waitgate.run.identity import Caller
+from waitgate.run.telemetry import (
     Cancelled,
     Correlation,
     Decided,
@@ -25,6 +22,9 @@ from waitgate.telemetry import (
     Voted,
     points_of,
 )
+from waitgate.service.deliver_resolution import deliver_undelivered
+from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
+from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
 
 BOB = Caller(principal="bob", tenant_id="default", via="jwt")
 

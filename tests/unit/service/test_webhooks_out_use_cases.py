@@ -18,8 +18,9 @@ from tests.fakes.subscriptions import (
 )
 from tests.fakes.telemetry import RecordingTelemetry
 from waitgate.errors import NotFoundError, TooManySubscriptionsError, ValidationFailedError
-from waitgate.identity import Caller
-from waitgate.records import RunEvent, RunRef
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunEvent, RunRef
+from waitgate.run.telemetry import WebhookAttempted
 from waitgate.service.deliver_webhook import WebhookDeliveryDependencies, deliver_webhook
 from waitgate.service.fan_out_webhooks import fan_out
 from waitgate.service.manage_subscriptions import (
@@ -32,7 +33,6 @@ from waitgate.service.manage_subscriptions import (
     remove_subscription,
 )
 from waitgate.subscriptions.records import LifecycleEvent, QueuedDelivery
-from waitgate.telemetry import WebhookAttempted
 
 OPS = Caller(principal="ops", tenant_id="default", via="jwt", scopes=frozenset({"subscriptions:manage"}))
 OTHER = replace(OPS, tenant_id="acme")

@@ -17,8 +17,9 @@ from tests.fakes.memory import (
     RecordingWorkflow,
 )
 from tests.fakes.telemetry import RecordingTelemetry
-from waitgate.identity import Caller
-from waitgate.records import InterruptRecord, RunEvent, RunRef
+from waitgate.approval.approver_config import ApprovalConfig
+from waitgate.run.identity import Caller
+from waitgate.run.records import InterruptRecord, RunEvent, RunRef
 from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.mint_token import LinkSettings, MintDependencies
 from waitgate.service.notify import NotificationDependencies
@@ -34,7 +35,6 @@ from waitgate.service.resolve_interrupt import (
     ResolveOutcome,
     resolve_interrupt,
 )
-from waitgate.service.rules.approver_config import ApprovalConfig
 from waitgate.service.token_access import TokenDependencies
 from waitgate.tokens import Keyring
 

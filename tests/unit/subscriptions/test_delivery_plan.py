@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from waitgate.records import RunEvent
+from waitgate.run.records import RunEvent
 from waitgate.subscriptions.delivery_plan import (
     MAX_DELAY_SECONDS,
     Park,

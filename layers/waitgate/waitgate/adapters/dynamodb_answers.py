@@ -16,8 +16,8 @@ import json
 from typing import Any
 
 from waitgate.adapters.dynamodb_keys import Item, key_of
-from waitgate.problem_details import PROBLEM_CONTENT_TYPE, Problem
-from waitgate.records import IdempotencyRef, StoredAnswer
+from waitgate.run.problem_details import PROBLEM_CONTENT_TYPE, Problem
+from waitgate.run.records import IdempotencyRef, StoredAnswer
 
 ANSWER_SK = "IDEM"
 

@@ -12,8 +12,8 @@ from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code
 from waitgate.adapters.dynamodb_items import event_from_item
 from waitgate.adapters.dynamodb_keys import event_sk, key_of, run_pk
 from waitgate.adapters.dynamodb_subscriptions import aws_call
-from waitgate.clock import parse_rfc3339
-from waitgate.records import RunEvent, RunRef
+from waitgate.run.clock import parse_rfc3339
+from waitgate.run.records import RunEvent, RunRef
 from waitgate.subscriptions.records import DeliveryEntry, DeliveryStatus, QueuedDelivery
 
 Client = Any  # a boto3 DynamoDB client

@@ -11,8 +11,8 @@ from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.adapters.dynamodb_transactions import transact_once, watch_attempts
 from waitgate.errors import StoreRefusedError, TemporarilyUnavailableError
-from waitgate.records import ExternalEventRef, JSONObject, RunRef
-from waitgate.webhook_records import KeptEvent, WaitingInterrupt
+from waitgate.run.records import ExternalEventRef, JSONObject, RunRef
+from waitgate.run.webhook_records import KeptEvent, WaitingInterrupt
 from waitgate.webhooks.matching import indexed_members, member_key, shape_key
 
 Client = Any  # a boto3 DynamoDB client

@@ -10,7 +10,7 @@ from typing import Any
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.adapters.dynamodb_keys import fresh_link_pk, key_of
 from waitgate.errors import TemporarilyUnavailableError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 Client = Any  # a boto3 DynamoDB client
 KEPT_SECONDS = 24 * 3600  # the item's TTL past its send: far past any window

@@ -25,7 +25,7 @@ from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, error_code, is_transient
 from waitgate.adapters.dynamodb_inbox_entries import entry_from_index, entry_from_node, whole_read
 from waitgate.errors import TemporarilyUnavailableError, ValidationFailedError
-from waitgate.inbox_records import InboxFilter, PendingEntry, PendingPage, ReceiptPage
+from waitgate.run.inbox_records import InboxFilter, PendingEntry, PendingPage, ReceiptPage
 
 Client = Any  # a boto3 DynamoDB client
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")

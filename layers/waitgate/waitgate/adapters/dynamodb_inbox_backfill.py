@@ -2,7 +2,7 @@
 inbox's index needs (docs/inbox.md, "A table with pending interrupts from an older version").
 
 An item written before the index existed has none of its attributes; one written before the summary
-(`inboxSummary`, `waitgate.inbox_summary`) has the keys but not the summary. Both are listed all the
+(`inboxSummary`, `waitgate.run.inbox_summary`) has the keys but not the summary. Both are listed all the
 same (the inbox reads a node item it holds no summary of), at the cost of one more read per page.
 """
 

@@ -1,7 +1,7 @@
 """The pending index's items as the inbox's entries (docs/inbox.md, "What the index holds").
 
 The index InboxByDeadline projects a node item's keys, the few attributes a listing shows and its
-summary (`inboxSummary`, `waitgate.inbox_summary`), never its payload. An index item whose summary the
+summary (`inboxSummary`, `waitgate.run.inbox_summary`), never its payload. An index item whose summary the
 inbox can trust becomes an entry by itself; the former index PendingByDeadline copied whole items (but
 the task token), which become entries as whole items do. Any other item (written before the summary
 existed, or an approval whose terms did not fit its summary) gives no entry here: the inbox reads
@@ -14,9 +14,9 @@ from typing import Any
 
 from waitgate.adapters.dynamodb_items import interrupt_from_item
 from waitgate.adapters.dynamodb_keys import INBOX_SUMMARY, Item
-from waitgate.inbox_records import PendingEntry
-from waitgate.inbox_summary import decode, entry_of
-from waitgate.records import RunRef
+from waitgate.run.inbox_records import PendingEntry
+from waitgate.run.inbox_summary import decode, entry_of
+from waitgate.run.records import RunRef
 
 # What a fallback read takes of a node item: what `interrupt_from_item` needs, never the task token.
 WHOLE = (

@@ -25,9 +25,9 @@ from waitgate.adapters.dynamodb_keys import (
     reentry_sk,
     run_pk,
 )
-from waitgate.clock import parse_rfc3339
-from waitgate.inbox_summary import encode, summary_of
-from waitgate.records import (
+from waitgate.run.clock import parse_rfc3339
+from waitgate.run.inbox_summary import encode, summary_of
+from waitgate.run.records import (
     DECIDED_RETENTION_DAYS,
     DecisionReceipt,
     InterruptRecord,

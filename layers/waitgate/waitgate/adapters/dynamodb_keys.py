@@ -7,9 +7,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from waitgate.clock import parse_rfc3339, rfc3339
-from waitgate.reconciliation import due_of, is_parked, shard_of
-from waitgate.records import (
+from waitgate.run.clock import parse_rfc3339, rfc3339
+from waitgate.run.reconciliation import due_of, is_parked, shard_of
+from waitgate.run.records import (
     ConversationRef,
     DecisionReceipt,
     ExecutionLinkRef,
@@ -79,7 +79,7 @@ def guard_key(subject: GuardSubject) -> Item:
 
 
 # The sparse index of pending interrupts (template.yaml, InterruptsTable's InboxByDeadline): its key
-# attributes and the inbox's summary (`waitgate.inbox_summary`) are on a node item only while its
+# attributes and the inbox's summary (`waitgate.run.inbox_summary`) are on a node item only while its
 # interrupt is pending. Every write of a node item is a whole Put of `interrupt_item`, so the write that
 # ends an interrupt (resolution, expiry, cancellation) is the one that takes it out of the index, in its
 # own transaction. The index projects the summary, never the payload (docs/inbox.md). The former index
@@ -164,7 +164,7 @@ def stream_progress_key(record_id: str) -> Item:
 
 # The reconciler's sparse index (template.yaml, InterruptsTable's OutstandingByDue; docs/durability.md):
 # its key attributes are on a node item only while something is owed on its interrupt (pending, or
-# ended and not delivered: `waitgate.reconciliation.due_of`), or while its delivery is parked. The
+# ended and not delivered: `waitgate.run.reconciliation.due_of`), or while its delivery is parked. The
 # shards are a fixed few, so a pass is one Query per shard whatever the table's history; the write
 # that delivers an interrupt (the delivery mark, or a whole Put of the delivered record) takes it out.
 OUTSTANDING_INDEX = "OutstandingByDue"

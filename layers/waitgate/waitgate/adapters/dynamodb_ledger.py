@@ -31,7 +31,7 @@ from waitgate.adapters.dynamodb_keys import (
 from waitgate.adapters.dynamodb_transactions import transact_once, watch_attempts
 from waitgate.errors import ConcurrentUpdateError, StoreRefusedError, TemporarilyUnavailableError
 from waitgate.ledger.chain import Head, canonical
-from waitgate.records import JSONObject
+from waitgate.run.records import JSONObject
 
 SOURCE_KEPT_SECONDS = 2 * 24 * 60 * 60
 

@@ -14,8 +14,8 @@ from typing import Any
 from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, is_transient
 from waitgate.errors import TemporarilyUnavailableError
-from waitgate.reconciliation import OutstandingRef
-from waitgate.records import RunRef
+from waitgate.run.reconciliation import OutstandingRef
+from waitgate.run.records import RunRef
 
 Client = Any  # a boto3 DynamoDB client
 AFTER_EVERY_ID = "#~"  # `<due>#~` sorts after `<due>#<any interrupt id>`

@@ -8,7 +8,7 @@ from waitgate.adapters import dynamodb_items as items
 from waitgate.adapters import dynamodb_keys
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, is_transient
 from waitgate.errors import TemporarilyUnavailableError
-from waitgate.records import ExecutionLink, InterruptRecord, RunRef
+from waitgate.run.records import ExecutionLink, InterruptRecord, RunRef
 
 Client = Any  # a boto3 DynamoDB client
 

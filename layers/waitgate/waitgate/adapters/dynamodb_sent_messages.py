@@ -16,7 +16,7 @@ from waitgate.adapters.dynamodb_keys import run_pk
 from waitgate.channels.contacts import ChannelName
 from waitgate.channels.sent_messages import SentMessage
 from waitgate.errors import TemporarilyUnavailableError
-from waitgate.records import RunRef
+from waitgate.run.records import RunRef
 
 Client = Any  # a boto3 DynamoDB client
 

@@ -15,7 +15,7 @@ from waitgate.errors import (
     StoreRefusedError,
     TemporarilyUnavailableError,
 )
-from waitgate.records import (
+from waitgate.run.records import (
     EventMode,
     EventPage,
     IdempotencyRef,

@@ -14,7 +14,7 @@ from typing import Any
 
 from waitgate.adapters.dynamodb_items import event_from_item, interrupt_from_item
 from waitgate.adapters.dynamodb_keys import is_event_sk, node_sk
-from waitgate.records import ENDED_STATUSES, InterruptRecord, RunEvent, RunRef
+from waitgate.run.records import ENDED_STATUSES, InterruptRecord, RunEvent, RunRef
 from waitgate.subscriptions.records import LifecycleEvent
 from waitgate.subscriptions.targets import EVENT_TYPES
 

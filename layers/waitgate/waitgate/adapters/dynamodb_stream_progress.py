@@ -11,7 +11,7 @@ from typing import Any
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, is_transient
 from waitgate.adapters.dynamodb_keys import stream_progress_key
 from waitgate.errors import TemporarilyUnavailableError
-from waitgate.records import RecordProgress
+from waitgate.run.records import RecordProgress
 
 KEPT_SECONDS = 25 * 60 * 60
 

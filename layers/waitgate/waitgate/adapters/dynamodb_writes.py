@@ -19,7 +19,7 @@ from waitgate.adapters.dynamodb_keys import (
     waiting_sk,
 )
 from waitgate.payloads.correlation import awaited_event
-from waitgate.records import GuardedItem, InterruptRecord
+from waitgate.run.records import GuardedItem, InterruptRecord
 from waitgate.webhooks.matching import correlation_key
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code, is_server_error, is_transient
 from waitgate.errors import AnswerRefusedError, DeliveryFailedError, TaskGoneError
-from waitgate.reconciliation import EngineState
+from waitgate.run.reconciliation import EngineState
 
 TERMINAL_STATES: frozenset[str] = frozenset({"SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED", "STOPPED"})
 logger = logging.getLogger(__name__)

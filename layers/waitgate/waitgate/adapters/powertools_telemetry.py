@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from waitgate.adapters import xray_tracing
-from waitgate.telemetry import Correlation, Fact, MetricPoint, points_of
+from waitgate.run.telemetry import Correlation, Fact, MetricPoint, points_of
 
 logger = logging.getLogger(__name__)
 HIGH_RESOLUTION = 1  # StorageResolution: 1-second metrics, percentiles over any period
@@ -65,7 +65,7 @@ class PowertoolsTelemetry:
 def append_log_keys(powertools_logger: Any, keys: dict[str, str]) -> None:
     """Keys on every later line of the invocation, whichever module logs it: Powertools' context
     keys live in a context variable, which the handler's `observed` wrapper scopes to one invocation
-    (`waitgate.observability`), so they never leak into the next one, nor into another thread's."""
+    (`waitgate.wiring.observability`), so they never leak into the next one, nor into another thread's."""
     try:
         powertools_logger.thread_safe_append_keys(**keys)
     except Exception as error:  # noqa: BLE001 - no Powertools logger set up (a script, a test)

@@ -19,9 +19,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code, is_server_error, is_transient
-from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import DeliveryFailedError, ScheduleInPastError
-from waitgate.records import InterruptRecord
+from waitgate.run.clock import parse_rfc3339, rfc3339
+from waitgate.run.records import InterruptRecord
 
 Client = Any  # a boto3 EventBridge Scheduler client
 RETRY_POLICY = {"MaximumEventAgeInSeconds": 86_400, "MaximumRetryAttempts": 185}

@@ -14,7 +14,7 @@ from typing import Any
 
 from waitgate.adapters.engine_answers import answer_engine, ask_engine, engine_state
 from waitgate.errors import ResultTooLargeError
-from waitgate.reconciliation import EngineState
+from waitgate.run.reconciliation import EngineState
 
 Client = Any  # a boto3 Step Functions client
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, described, error_code
 from waitgate.errors import DeliveryFailedError
-from waitgate.notices import InterruptNotice
-from waitgate.records import JSONObject, RunRef
+from waitgate.run.notices import InterruptNotice
+from waitgate.run.records import JSONObject, RunRef
 
 Client = Any  # a boto3 SNS client
 ASK_KIND = "interrupt.ask"

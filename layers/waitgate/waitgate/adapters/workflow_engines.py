@@ -1,7 +1,7 @@
 """The Workflow port over both engines: each handle goes to the engine it belongs to.
 
 A task token goes to Step Functions unchanged; a `durable-callback:` handle goes, as its callback id,
-to Lambda durable functions (waitgate.resume_handles); an `agent-poll:` handle goes nowhere: an
+to Lambda durable functions (waitgate.run.resume_handles); an `agent-poll:` handle goes nowhere: an
 agent's ask over MCP has no run suspended on it, the agent reads the outcome from the interrupt
 (`get_interrupt`, docs/mcp.md), so its delivery is done once the outcome is committed. The durable
 engine is built on first use.
@@ -14,8 +14,8 @@ from functools import cached_property
 from typing import Any
 
 from waitgate.ports import Workflow
-from waitgate.reconciliation import EngineState
-from waitgate.resume_handles import callback_id_of, handle_kind
+from waitgate.run.reconciliation import EngineState
+from waitgate.run.resume_handles import callback_id_of, handle_kind
 
 DURABLE_EXECUTION = "/durable-execution/"
 

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from waitgate.channels.slack_clicks import NotAClickError, SlackClick, action_ts_of
 from waitgate.errors import WaitgateError
-from waitgate.records import RunRef, check_node_id
+from waitgate.run.records import RunRef, check_node_id
 
 VERSION: Final = "1"
 _FIELDS: Final = (

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from waitgate.approval.quorum import ACCEPTING
-from waitgate.notices import InterruptNotice
-from waitgate.records import InterruptRecord, InterruptStatus
+from waitgate.run.notices import InterruptNotice
+from waitgate.run.records import InterruptRecord, InterruptStatus
 
 FORM_ACTIONS = frozenset({"refine", "edit-accept", "ask"})  # need the page: text or JSON to type
 BUTTON_ACTIONS = ("accept", "reject")  # one click says it all

@@ -25,7 +25,7 @@ from waitgate.channels.sent_messages import SentMessage
 from waitgate.channels.slack_actions import ACTION_PREFIX, OPEN_PAGE_ACTION
 from waitgate.errors import WaitgateError
 from waitgate.payloads import json_rules
-from waitgate.records import RunRef, check_node_id
+from waitgate.run.records import RunRef, check_node_id
 
 MAX_BODY_BYTES: Final = 1024 * 1024  # Slack's payloads of our messages are a few KB
 _ACTION_TS = re.compile(r"[0-9]{1,11}(\.[0-9]{1,9})?")

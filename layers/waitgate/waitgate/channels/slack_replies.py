@@ -7,8 +7,8 @@ deadline: each is explained, and nothing was resolved by it.
 
 from __future__ import annotations
 
-from waitgate.answers import Answer
 from waitgate.errors import WaitgateError
+from waitgate.run.answers import Answer
 
 NOT_LINKED = (
     "Your Slack account is not linked to a waitgate principal in this tenant, so this click could not "

@@ -10,7 +10,7 @@ schemas/v2/escalation-policy.schema.json and then the rules a JSON Schema cannot
 - `onDeadline.resolveWith` needs a deadline (`timeoutMs`).
 
 Whether `resolveWith` is a resume value the interrupt accepts is the resume rules' question
-(service/rules/deadline_decision.py). Every refusal is an InterruptPayloadInvalidError naming the member.
+(escalation/deadline_decision.py). Every refusal is an InterruptPayloadInvalidError naming the member.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from waitgate.approval import AddedApprovers, ApproverFields
 from waitgate.errors import InterruptPayloadInvalidError, ValidationFailedError
 from waitgate.payloads.json_rules import encoded_size
 from waitgate.payloads.schema_cache import validate_against_schema
+from waitgate.run.size_limits import MAX_ESCALATION_BYTES
 from waitgate.schemas import load_schema
-from waitgate.size_limits import MAX_ESCALATION_BYTES
 
 ESCALATION_POLICY = "escalation-policy"
 MEMBER = "escalation"

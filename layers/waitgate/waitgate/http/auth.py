@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from waitgate.errors import ForbiddenError, UnauthorizedError, ValidationFailedError
-from waitgate.identity import Caller, refuse_own_namespace
-from waitgate.records import DEFAULT_TENANT, RunRef
-from waitgate.size_limits import check_principal
+from waitgate.run.identity import Caller, refuse_own_namespace
+from waitgate.run.records import DEFAULT_TENANT, RunRef
+from waitgate.run.size_limits import check_principal
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
@@ -63,7 +63,7 @@ def caller_from_jwt(
 def bearer_caller(app: APIGatewayHttpResolver, scope: str | tuple[str, ...]) -> Caller:
     """The current request's bearer-JWT caller, who must hold `scope` (a tuple: any of them; tenant
     from the configured claim)."""
-    from waitgate.settings import settings
+    from waitgate.wiring.settings import settings
 
     return caller_from_jwt(
         app.current_event.raw_event, required_scope=scope, tenant_claim=settings().tenant_claim

@@ -9,7 +9,7 @@ from typing import Any
 
 from waitgate.errors import PayloadTooLargeError, UnsupportedMediaTypeError, ValidationFailedError
 from waitgate.payloads import json_rules
-from waitgate.size_limits import MAX_BODY_BYTES
+from waitgate.run.size_limits import MAX_BODY_BYTES
 
 
 def json_body(event: Mapping[str, Any]) -> Any:

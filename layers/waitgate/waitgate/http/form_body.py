@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl
 
 from waitgate.errors import PayloadTooLargeError, ValidationFailedError
 from waitgate.http.body import raw_body
-from waitgate.size_limits import MAX_BODY_BYTES
+from waitgate.run.size_limits import MAX_BODY_BYTES
 
 FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 MAX_FIELDS = 100

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from waitgate.errors import ValidationFailedError
-from waitgate.identity import Caller
-from waitgate.records import IdempotencyRef
+from waitgate.run.identity import Caller
+from waitgate.run.records import IdempotencyRef
 
 HEADER = "idempotency-key"
 REPLAYED_HEADER = "Idempotent-Replayed"

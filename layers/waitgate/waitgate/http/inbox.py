@@ -11,9 +11,9 @@ from aws_lambda_powertools.event_handler import Response
 
 from waitgate.http.link_page import resolved_with
 from waitgate.http.responses import HTML_CONTENT_TYPE, TOKEN_RESPONSE_HEADERS
-from waitgate.identity import Caller
 from waitgate.page import PageContext
 from waitgate.page.inbox import inbox_fragment
+from waitgate.run.identity import Caller
 from waitgate.service.inbox_item import OpenedItem
 
 # The fragment is only ever fetched by the inbox page and inserted there: on its own it may do nothing.

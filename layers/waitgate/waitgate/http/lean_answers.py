@@ -12,7 +12,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 
 from waitgate.errors import OutcomeUnknownError, TemporarilyUnavailableError, WaitgateError
-from waitgate.problem_details import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
+from waitgate.run.problem_details import PROBLEM_CONTENT_TYPE, internal_problem, problem_for
 
 logger = Logger(child=True)
 ProxyResult = dict[str, Any]

@@ -10,9 +10,11 @@ from datetime import datetime
 from typing import Any
 
 from waitgate.errors import InterruptAlreadyResolvedError, InterruptExpiredError
+from waitgate.escalation.deadline_decision import DEADLINE_DECIDER, decided_by_deadline
 from waitgate.page import PageContext, Refusal, RenderedPage, Resolution, interrupt_page, resolved_page
 from waitgate.page.expired import ExpiredFacts, expired_page
-from waitgate.records import InterruptRecord
+from waitgate.run.records import InterruptRecord
+from waitgate.run.telemetry import TokenRefused
 from waitgate.service.inspect_interrupt import (
     ExpiredLink,
     InterruptView,
@@ -20,9 +22,7 @@ from waitgate.service.inspect_interrupt import (
     expired_link,
     inspect_by_token,
 )
-from waitgate.service.rules.deadline_decision import DEADLINE_DECIDER, decided_by_deadline
 from waitgate.service.token_access import TokenDependencies
-from waitgate.telemetry import TokenRefused
 from waitgate.tokens.claims import format_expires_at
 
 

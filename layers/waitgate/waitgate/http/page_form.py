@@ -20,7 +20,6 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 
-from waitgate.clock import rfc3339
 from waitgate.errors import InterruptExpiredError
 from waitgate.http.form_body import form_fields
 from waitgate.http.idempotency import idempotency_ref
@@ -30,7 +29,8 @@ from waitgate.http.token_resolve import OPERATION
 from waitgate.page import Refusal, Resolution, answer_page, interrupt_page
 from waitgate.page.form_resume import resume_value_from_form
 from waitgate.ports import Clock
-from waitgate.records import InterruptRecord
+from waitgate.run.clock import rfc3339
+from waitgate.run.records import InterruptRecord
 from waitgate.service.inspect_interrupt import InterruptView
 from waitgate.service.resolve_interrupt import Resolved, ResolveDependencies, resolve_shown
 from waitgate.service.token_access import TokenDependencies, authorized, token_caller, token_command

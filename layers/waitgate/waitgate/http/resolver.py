@@ -14,7 +14,7 @@ from waitgate.http.responses import (
     refusal_page_response,
     retry_headers,
 )
-from waitgate.problem_details import (
+from waitgate.run.problem_details import (
     INTERNAL,
     PROBLEM_CONTENT_TYPE,
     Problem,
@@ -22,7 +22,7 @@ from waitgate.problem_details import (
     problem_for,
     problem_of,
 )
-from waitgate.telemetry import REFUSED_STATUSES, TokenRefused
+from waitgate.run.telemetry import REFUSED_STATUSES, TokenRefused
 
 logger = Logger(child=True)
 
@@ -60,7 +60,7 @@ def path_parameter(app: APIGatewayHttpResolver, name: str) -> str:
 
 def count_refusal(status: int) -> None:
     """A signed link refused, counted by its status alone (TokenRefusals; docs/operations.md)."""
-    from waitgate.composition import telemetry
+    from waitgate.wiring.composition import telemetry
 
     telemetry().record(TokenRefused(status))
 

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import Response
 
-from waitgate.answers import Answer
 from waitgate.errors import OutcomeUnknownError, TemporarilyUnavailableError, WaitgateError
 from waitgate.http.idempotency import REPLAYED_HEADER
-from waitgate.problem_details import PROBLEM_CONTENT_TYPE, Problem
+from waitgate.run.answers import Answer
+from waitgate.run.problem_details import PROBLEM_CONTENT_TYPE, Problem
 
 if TYPE_CHECKING:
     from waitgate.page import RenderedPage

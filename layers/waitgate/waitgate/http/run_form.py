@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from waitgate.answers import Answer
-from waitgate.clock import rfc3339
 from waitgate.http.form_body import form_fields
 from waitgate.http.idempotency import idempotency_ref
-from waitgate.identity import Caller
 from waitgate.page.form_resume import resume_value_from_form
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.answers import Answer
+from waitgate.run.clock import rfc3339
+from waitgate.run.identity import Caller
+from waitgate.run.records import InterruptRecord, RunRef
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer
 
 

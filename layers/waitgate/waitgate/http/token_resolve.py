@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from waitgate.answers import Answer
 from waitgate.http.body import json_body, require_object_body
 from waitgate.http.idempotency import idempotency_ref
+from waitgate.run.answers import Answer
 from waitgate.service.resolve_interrupt import ResolveDependencies
 from waitgate.service.token_access import authorized, resolve_by_token, token_caller, token_request
 from waitgate.tokens import KeySource

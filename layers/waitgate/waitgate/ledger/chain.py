@@ -13,7 +13,7 @@ from typing import Any
 
 import rfc8785
 
-from waitgate.records import JSONObject
+from waitgate.run.records import JSONObject
 
 GENESIS = "0" * 64
 SIGNING_ALGORITHM = "ECDSA_SHA_256"

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from waitgate.ledger.chain import digest
-from waitgate.records import JSONObject
+from waitgate.run.records import JSONObject
 
 DEADLINE_DECIDER = "waitgate:deadline"
 # What a person's answer came by, as the resolve paths say it in the vote's and decision's events:

@@ -4,7 +4,7 @@ The app's lifespan (the SDK's session manager, stateless) is entered once per La
 event loop of its own, in a daemon thread that Lambda freezes between invocations; each invocation
 is one HTTP exchange on that loop: the event as an ASGI request, the ASGI answer as the proxy result.
 The exchange runs in a copy of the invocation's context, so what the tools log carries the
-invocation's log keys (its request ids: waitgate.observability).
+invocation's log keys (its request ids: waitgate.wiring.observability).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ class KeyringStateCodec:
 
 def bound_principal(ctx: ServerRequestContext[Any, Any]) -> str | None:
     """Whose state it is: the verified token's issuer, subject and tenant claim."""
-    from waitgate.settings import settings
+    from waitgate.wiring.settings import settings
 
     token = get_access_token()
     if token is None or not token.claims:

@@ -23,9 +23,9 @@ from mcp_types import INVALID_PARAMS, ElicitRequest, ElicitRequestURLParams, Inp
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from waitgate.identity import Caller
 from waitgate.mcp_server.request_states import ROUND_SECONDS
-from waitgate.records import JSONObject
+from waitgate.run.identity import Caller
+from waitgate.run.records import JSONObject
 from waitgate.service.agent_interrupts import AgentDependencies
 from waitgate.service.agent_rounds import own_decision_link, use_round
 from waitgate.tokens import new_jti

@@ -20,11 +20,11 @@ def mcp_exchange() -> LambdaAsgi:
     from mcp.server.auth.settings import AuthSettings
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from waitgate.composition import inbox_dependencies, keyring, public_base_url
     from waitgate.mcp_server.bearer import JwtVerifier
     from waitgate.mcp_server.tools import build_server
-    from waitgate.request_composition import agent_dependencies, mcp_settings
-    from waitgate.settings import settings
+    from waitgate.wiring.composition import inbox_dependencies, keyring, public_base_url
+    from waitgate.wiring.request_composition import agent_dependencies, mcp_settings
+    from waitgate.wiring.settings import settings
 
     configured = settings()
     resource = public_base_url() + MCP_PATH

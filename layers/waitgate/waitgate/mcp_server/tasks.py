@@ -23,9 +23,9 @@ from mcp.server.extension import Extension, MethodBinding
 from mcp_types import CallToolRequestParams, CallToolResult, RequestParams, TextContent
 from pydantic import Field
 
-from waitgate.agent_asks import KIND_OF_TOOL
 from waitgate.mcp_server.tools import json_rpc_refusals, token_caller
-from waitgate.records import JSONObject
+from waitgate.run.agent_asks import KIND_OF_TOOL
+from waitgate.run.records import JSONObject
 from waitgate.service.agent_interrupts import READ_SCOPES, read_ask
 
 TASKS: Final = "io.modelcontextprotocol/tasks"

@@ -22,14 +22,14 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, InputRequiredResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from waitgate.agent_asks import AgentAsk, ask_digest, members, run_id_of, timeout_ms
-from waitgate.clock import SystemClock
 from waitgate.errors import UnauthorizedError, WaitgateError
 from waitgate.http.auth import caller_from_jwt
-from waitgate.identity import Caller
 from waitgate.mcp_server.request_states import state_security
 from waitgate.mcp_server.rounds import first_answer, use_state
 from waitgate.ports import Clock
+from waitgate.run.agent_asks import AgentAsk, ask_digest, members, run_id_of, timeout_ms
+from waitgate.run.clock import SystemClock
+from waitgate.run.identity import Caller
 from waitgate.service import list_interrupts as inbox
 from waitgate.service.agent_interrupts import ASK_SCOPE, READ_SCOPES, ask, read_ask
 from waitgate.tokens import KeySource
@@ -239,7 +239,7 @@ def _view(read: Callable[[Caller], dict[str, Any]], scopes: tuple[str, ...]) -> 
 
 
 def token_caller(scopes: tuple[str, ...]) -> Caller:
-    from waitgate.settings import settings
+    from waitgate.wiring.settings import settings
 
     token = get_access_token()
     if token is None or not token.claims:

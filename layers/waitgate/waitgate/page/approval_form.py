@@ -20,7 +20,7 @@ from waitgate.page.decision_form import Action, Answers, PageForm
 from waitgate.page.schema_answers import ABSENT, refused
 from waitgate.page.schema_fields import Field, json_field, plan_schema
 from waitgate.page.value_schema import schema_of_value
-from waitgate.size_limits import MAX_COMMENT_BYTES, vote_share
+from waitgate.run.size_limits import MAX_COMMENT_BYTES, vote_share
 
 ACTION_LABELS = {
     "accept": "Accept",

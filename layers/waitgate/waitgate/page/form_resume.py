@@ -3,7 +3,7 @@ only checks it first): the pressed button (`action`) and the fields of that page
 read back through the same fields the page rendered. `decidedAt` is when the form arrived.
 
 The fields are closed: each is one this page renders for this interrupt, sent once. Pure: the resume
-value is then validated like any other (`service.rules.resume_values`).
+value is then validated like any other (`run.resume_values`).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from waitgate.page.schema_fields import (
 )
 from waitgate.page.value_schema import schema_of_value
 from waitgate.payloads.schema_cache import validator_for
-from waitgate.size_limits import MAX_RESUME_VALUE_BYTES
+from waitgate.run.size_limits import MAX_RESUME_VALUE_BYTES
 
 SUBMIT = "submit"  # the value of the one button of a form that only answers
 ROOT, ROOT_PATH = "resumeValue", "resumeValue"

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from waitgate.clock import parse_rfc3339
 from waitgate.page.constraint_words import bounds_words, describe
 from waitgate.page.schema_fields import NO_DEFAULT, Field
+from waitgate.run.clock import parse_rfc3339
 
 
 @dataclass(frozen=True)

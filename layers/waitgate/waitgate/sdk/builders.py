@@ -16,10 +16,10 @@ from dataclasses import KW_ONLY, dataclass
 from datetime import timedelta
 from typing import Any, ClassVar, Literal
 
-from waitgate.asked import parse_notify
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.payloads import ApprovalAction, InterruptKind, parse_interrupt_payload
 from waitgate.payloads.correlation import STRING_CORRELATION_MEMBER
+from waitgate.run.asked import parse_notify
 
 JsonObject = Mapping[str, Any]
 DEFAULT_ACTIONS: tuple[ApprovalAction, ...] = ("accept", "reject")

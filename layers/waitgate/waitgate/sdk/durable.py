@@ -30,6 +30,7 @@ from typing import Any
 from aws_durable_execution_sdk_python.config import Duration, WaitForCallbackConfig
 from aws_durable_execution_sdk_python.exceptions import CallbackError, CallbackTimeoutError
 
+from waitgate.run.workflow_errors import TIMED_OUT
 from waitgate.sdk.builders import InterruptBuilder, Notify, checked_notify
 from waitgate.sdk.decisions import ApprovalDecision
 from waitgate.sdk.escalation import Escalation, checked_policy
@@ -37,7 +38,6 @@ from waitgate.sdk.interop import from_agentflow
 from waitgate.sdk.workflow import interrupt_member
 
 FUNCTION_VARIABLE = "WAITGATE_REQUEST_INTERRUPT_FUNCTION"
-TIMED_OUT = "InterruptTimedOut"
 DEFAULT_NODE_ID = "Interrupt"
 NODE_ID_LIMIT = 80
 _EXECUTION_NAME = re.compile(r"/durable-execution/([A-Za-z0-9_-]+)/")

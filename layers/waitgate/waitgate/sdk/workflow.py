@@ -16,14 +16,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from waitgate.payloads import parse_interrupt_payload
+from waitgate.run.wait_limits import TASK_BACKSTOP_SECONDS
+from waitgate.run.workflow_errors import PAYLOAD_INVALID, TIMED_OUT
 from waitgate.sdk.builders import InterruptBuilder, Notify, checked_notify
 from waitgate.sdk.escalation import Escalation, checked_policy
-from waitgate.wait_limits import TASK_BACKSTOP_SECONDS
 
 WAIT_FOR_TASK_TOKEN = "arn:aws:states:::lambda:invoke.waitForTaskToken"  # noqa: S105 (an ARN)
 BACKSTOP_ERRORS = ("States.Timeout", "States.HeartbeatTimeout")  # the Task's own TimeoutSeconds
-TIMEOUT_ERRORS = ("InterruptTimedOut", *BACKSTOP_ERRORS)
-INVALID_PAYLOAD_ERROR = "InterruptPayloadInvalid"
+TIMEOUT_ERRORS = (TIMED_OUT, *BACKSTOP_ERRORS)
+INVALID_PAYLOAD_ERROR = PAYLOAD_INVALID
 TRANSIENT_RETRY: dict[str, Any] = {
     "Comment": (
         "request_interrupt is safe to run again: the same key takes the waiting interrupt over "
@@ -79,7 +80,7 @@ def interrupt_task_state(
     - `timeout_catch_next`: catch InterruptTimedOut, States.Timeout and States.HeartbeatTimeout and
       go there (the error output at `error_result_path`); `invalid_payload_catch_next` likewise
       for InterruptPayloadInvalid. `timeout_seconds` bounds the Task itself (States.Timeout): by
-      default the backstop of waitgate.wait_limits (364 days, a day past the longest deadline); None
+      default the backstop of waitgate.run.wait_limits (364 days, a day past the longest deadline); None
       leaves the Task unbounded (the execution's one-year limit ends it). `backstop_catch_next`
       catches only the backstop (States.Timeout, States.HeartbeatTimeout), leaving InterruptTimedOut
       to fail the run: the generic workflow goes to a Fail state `InterruptWaitExceeded` there.

@@ -2,8 +2,8 @@
 
 An ask goes through request_interrupt, as a workflow's Task does: the same payload checks, the same
 transaction, the same notices, deadlines and escalation; what differs is that no run is suspended on
-it (its handle is `agent-poll:`, waitgate.resume_handles), so the agent reads the outcome with
-`read_ask`. A retried call is the same interrupt (waitgate.agent_asks: its run and key are the digest
+it (its handle is `agent-poll:`, waitgate.run.resume_handles), so the agent reads the outcome with
+`read_ask`. A retried call is the same interrupt (waitgate.run.agent_asks: its run and key are the digest
 of the caller and the call): an ask already made is read back, never written again.
 """
 
@@ -12,24 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from waitgate.agent_asks import (
-    AGENT_NODE,
-    AgentAsk,
-    ask_digest,
-    interrupt_view,
-    payload_of,
-    run_id_of,
-)
+from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.errors import ForbiddenError, InterruptPayloadInvalidError, NotFoundError
-from waitgate.identity import Caller
 from waitgate.payloads import parse_interrupt_payload
 from waitgate.ports import Directory, ReplayGuard, Workflow
-from waitgate.reconciliation import EngineState
-from waitgate.records import JSONObject, RunRef
-from waitgate.resume_handles import agent_poll_handle
+from waitgate.run.agent_asks import AGENT_NODE, AgentAsk, ask_digest, interrupt_view, payload_of, run_id_of
+from waitgate.run.identity import Caller
+from waitgate.run.reconciliation import EngineState
+from waitgate.run.records import JSONObject, RunRef
+from waitgate.run.resume_handles import agent_poll_handle
 from waitgate.service.mint_token import LinkSettings
 from waitgate.service.request_interrupt import InterruptRequest, RequestDependencies, request_interrupt
-from waitgate.service.rules.approver_config import ApprovalConfig
 from waitgate.tokens import KeySource
 
 ASK_SCOPE: Final = "interrupts:request"

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import logging
 
-from waitgate.agent_asks import AGENT_NODE
 from waitgate.errors import WaitgateError
-from waitgate.identity import Caller
-from waitgate.records import RunRef
+from waitgate.run.agent_asks import AGENT_NODE
+from waitgate.run.answerable import pending_record
+from waitgate.run.identity import Caller
+from waitgate.run.records import RunRef
+from waitgate.service._eligibility import eligibility_of
 from waitgate.service.agent_interrupts import AgentDependencies
 from waitgate.service.mint_token import link_for
-from waitgate.service.rules.answerable import pending_record
-from waitgate.service.rules.approver_config import eligibility_of
 from waitgate.tokens import KeyringError
 
 logger = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 hash chain, and the new head signed (docs/ledger.md).
 
 Serial per tenant: the append is conditioned on the head that was read; of two appenders one wins,
-the other re-reads the head and builds its entry after the winner's (rules/optimistic). Exactly once:
+the other re-reads the head and builds its entry after the winner's (run/optimistic). Exactly once:
 the append carries the source event's id; a redelivered record (a stream retry, a batch bisected)
 finds it appended and writes nothing. The policy in force is read from the node's interrupt, when it
 is still the one the event is about (one consistent read).
@@ -14,12 +14,12 @@ import base64
 from dataclasses import dataclass
 from typing import Any
 
-from waitgate.clock import rfc3339
 from waitgate.ledger.chain import Head, head_after, head_to_sign, next_entry, signed_message
 from waitgate.ledger.entries import facts_of, is_ledgered, source_id
 from waitgate.ports import Clock, InterruptStore, Ledger, LedgerSigner
-from waitgate.records import JSONObject, RunEvent, RunRef
-from waitgate.service.rules.optimistic import retry_on_conflict
+from waitgate.run.clock import rfc3339
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import JSONObject, RunEvent, RunRef
 
 
 @dataclass(frozen=True)

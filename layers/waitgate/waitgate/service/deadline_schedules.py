@@ -16,11 +16,11 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import ScheduleInPastError
 from waitgate.escalation import EscalationPolicy
 from waitgate.ports import Clock, DeadlineScheduler
-from waitgate.records import InterruptRecord
+from waitgate.run.clock import parse_rfc3339, rfc3339
+from waitgate.run.records import InterruptRecord
 from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 

@@ -19,10 +19,10 @@ from typing import Literal
 
 from waitgate.channels.message_facts import facts_of
 from waitgate.errors import DeliveryFailedError, DeliveryRefusedError
-from waitgate.notices import InterruptNotice
 from waitgate.ports import Channel, Clock, Contacts, InterruptStore, SentMessages, Telemetry
+from waitgate.run.notices import InterruptNotice
+from waitgate.run.telemetry import Correlation, NoTelemetry, Notified
 from waitgate.service import notification_events
-from waitgate.telemetry import Correlation, NoTelemetry, Notified
 
 Outcome = Literal["sent", "already-sent", "skipped", "refused"]
 

@@ -24,17 +24,17 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from waitgate.clock import rfc3339
 from waitgate.errors import AnswerRefusedError, ConcurrentUpdateError, DeliveryFailedError, TaskGoneError
 from waitgate.ports import Clock, InterruptStore, Telemetry, Workflow
-from waitgate.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunChange, RunRef, RunView
-from waitgate.service.rules import event_log
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.service.rules.optimistic import retry_on_conflict
-from waitgate.service.rules.resume_delivery import RESULT_TOO_LARGE, send_resume_value
-from waitgate.telemetry import Correlation, Delivered, NoTelemetry
+from waitgate.run import event_log
+from waitgate.run.clock import rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import ENDED_STATUSES, InterruptRecord, JSONObject, RunChange, RunRef, RunView
+from waitgate.run.telemetry import Correlation, Delivered, NoTelemetry
+from waitgate.run.workflow_errors import RESULT_TOO_LARGE, TIMED_OUT
+from waitgate.service._resume_delivery import send_resume_value
 
-TIMED_OUT = "InterruptTimedOut"
 DELIVERED = "delivered"
 TASK_GONE = "task-gone"
 TOO_LARGE = "result-too-large"

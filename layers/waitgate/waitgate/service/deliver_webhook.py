@@ -15,14 +15,14 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Literal
 
-from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import DeliveryFailedError
 from waitgate.ports import Clock, Telemetry
-from waitgate.records import RunEvent, RunRef
-from waitgate.subscription_ports import DeliveryLog, RunEvents, Subscriptions, WebhookPoster
+from waitgate.run.clock import parse_rfc3339, rfc3339
+from waitgate.run.records import RunEvent, RunRef
+from waitgate.run.telemetry import WebhookAttempted
 from waitgate.subscriptions.delivery_plan import Park, accepted, after_failure, short_error, webhook_body
+from waitgate.subscriptions.ports import DeliveryLog, RunEvents, Subscriptions, WebhookPoster
 from waitgate.subscriptions.records import DeliveryEntry, QueuedDelivery, Subscription
-from waitgate.telemetry import WebhookAttempted
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from waitgate.ports import StreamProgress
-from waitgate.records import RecordProgress
+from waitgate.run.records import RecordProgress
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from waitgate.clock import rfc3339
 from waitgate.escalation import Step
+from waitgate.escalation.escalation_steps import policy_of, step_change, step_state
 from waitgate.ports import Clock, InterruptStore, Telemetry
-from waitgate.records import InterruptRecord, RunRef
+from waitgate.run.clock import rfc3339
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import InterruptRecord, RunRef
+from waitgate.run.telemetry import Correlation, Escalated, NoTelemetry
 from waitgate.service.expire_interrupt import NotDueError
 from waitgate.service.notify import NotificationDependencies, remind
-from waitgate.service.rules.escalation_steps import policy_of, step_change, step_state
-from waitgate.service.rules.optimistic import retry_on_conflict
-from waitgate.telemetry import Correlation, Escalated, NoTelemetry
 
 StepResult = Literal["escalated", "already-fired", "ended", "unknown"]
 _NOTHING_TO_DO: dict[str, StepResult] = {"fired": "already-fired", "ended": "ended", "unknown": "unknown"}

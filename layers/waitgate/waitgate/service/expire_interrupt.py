@@ -15,18 +15,18 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from waitgate.clock import parse_rfc3339, rfc3339
 from waitgate.errors import DeliveryFailedError, WaitgateError
-from waitgate.records import InterruptRecord, RunChange, RunRef, RunView
+from waitgate.escalation.deadline_decision import deadline_resume_value
+from waitgate.escalation.escalation_steps import policy_of
+from waitgate.run import event_log, reentry
+from waitgate.run.ask_run_end import run_after_end
+from waitgate.run.clock import parse_rfc3339, rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import InterruptRecord, RunChange, RunRef, RunView
+from waitgate.run.telemetry import Correlation, Decided, Expired, milliseconds_between
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver
 from waitgate.service.resolve_interrupt import resolution_change
-from waitgate.service.rules import event_log, reentry
-from waitgate.service.rules.ask_run_end import run_after_end
-from waitgate.service.rules.deadline_decision import deadline_resume_value
-from waitgate.service.rules.escalation_steps import policy_of
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.service.rules.optimistic import retry_on_conflict
-from waitgate.telemetry import Correlation, Decided, Expired, milliseconds_between
 
 ExpiryResult = Literal["expired", "resolved", "not-pending", "unknown"]
 

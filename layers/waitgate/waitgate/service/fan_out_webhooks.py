@@ -9,7 +9,7 @@ queue one twice, both carry the same webhook-id and the delivery log delivers it
 
 from __future__ import annotations
 
-from waitgate.subscription_ports import DeliveryQueue, Subscriptions
+from waitgate.subscriptions.ports import DeliveryQueue, Subscriptions
 from waitgate.subscriptions.records import LifecycleEvent, QueuedDelivery
 from waitgate.subscriptions.targets import EVENT_TYPES
 

@@ -21,14 +21,15 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Literal
 
+from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.errors import InterruptTokenInvalidError, WaitgateError
-from waitgate.notices import FRESH_LINK_KIND, interrupt_title
 from waitgate.ports import Clock, Contacts, FreshLinks, InterruptStore, Telemetry
-from waitgate.records import InterruptRecord, RunRef, check_node_id
+from waitgate.run.answerable import pending_record
+from waitgate.run.notices import FRESH_LINK_KIND, interrupt_title
+from waitgate.run.records import InterruptRecord, RunRef, check_node_id
+from waitgate.run.telemetry import NoTelemetry, Notified
+from waitgate.service._eligibility import eligibility_of
 from waitgate.service.notify import NotificationDependencies, personal_notice, recipients_of
-from waitgate.service.rules.answerable import pending_record
-from waitgate.service.rules.approver_config import ApprovalConfig, eligibility_of
-from waitgate.telemetry import NoTelemetry, Notified
 from waitgate.tokens import KeyringError, TokenClaims, authentic_claims
 
 logger = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """getInboxItem: one pending interrupt, for the signed-in inbox page to open in place.
 
 The same questions as a resolve asks before it reads the answer: the interrupt waits (404, 409, as
-`rules.answerable` says), and the caller may act on it (`rules.inbox_items`, the vote's rules and
+`run.answerable` says), and the caller may act on it (`run.inbox_items`, the vote's rules and
 directory). A caller who may not is refused (403), unless they hold `runs:read`: then they see it
 without a form, as `eligible=any` lists it. Reads only.
 """
@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from waitgate.approval import Memberships
+from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.errors import ForbiddenError
-from waitgate.identity import Caller
-from waitgate.inbox_summary import entry_of
 from waitgate.ports import Clock, Directory, InterruptStore
-from waitgate.records import InterruptRecord, RunRef
-from waitgate.service.rules import inbox_items
-from waitgate.service.rules.answerable import pending_record
-from waitgate.service.rules.approver_config import ApprovalConfig
+from waitgate.run import inbox_items
+from waitgate.run.answerable import pending_record
+from waitgate.run.identity import Caller
+from waitgate.run.inbox_summary import entry_of
+from waitgate.run.records import InterruptRecord, RunRef
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from waitgate.errors import WaitgateError
-from waitgate.records import InterruptRecord, JSONObject
-from waitgate.service.rules.answerable import pending_record
+from waitgate.run.answerable import pending_record
+from waitgate.run.records import InterruptRecord, JSONObject
 from waitgate.service.token_access import (
     TokenDependencies,
     correlation_of,

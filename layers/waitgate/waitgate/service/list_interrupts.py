@@ -4,9 +4,9 @@
 One page is one Query on the store's inbox (the sparse index of pending interrupts, or the caller's
 receipts), plus, for approvals that name groups or roles, one directory read for the page: its cost
 does not depend on how many interrupts the table holds, resolved or not. The index holds a bounded
-summary of each interrupt (`waitgate.inbox_summary`); the store reads whole, for the page, those it
+summary of each interrupt (`waitgate.run.inbox_summary`); the store reads whole, for the page, those it
 holds no usable summary of, so the entries always carry an approval's terms whole. Eligibility is evaluated at
-read time with the rules and the directory a vote meets (`rules.inbox_items`), so a page may hold
+read time with the rules and the directory a vote meets (`run.inbox_items`), so a page may hold
 fewer than `limit` items (even none) while `next` says there is more: follow `next` until it is absent.
 `next` is the store's position sealed with the host's keyring for this tenant, principal and filter
 (`tokens.cursors`): a cursor this host did not give, or gave another principal or filter, is 400.
@@ -18,15 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from waitgate.approval import Memberships
+from waitgate.approval.approver_config import ApprovalConfig, NoDirectory
 from waitgate.errors import ForbiddenError, NotFoundError, ValidationFailedError
-from waitgate.identity import Caller
-from waitgate.inbox_records import InboxFilter
 from waitgate.payloads.kinds import INTERRUPT_KINDS
 from waitgate.ports import Clock, Directory, Inbox
-from waitgate.query_integers import IntegerParameter
-from waitgate.records import RunRef
-from waitgate.service.rules import inbox_items
-from waitgate.service.rules.approver_config import ApprovalConfig, NoDirectory
+from waitgate.run import inbox_items
+from waitgate.run.identity import Caller
+from waitgate.run.inbox_records import InboxFilter
+from waitgate.run.query_integers import IntegerParameter
+from waitgate.run.records import RunRef
 from waitgate.tokens.cursors import open_cursor, seal_cursor
 from waitgate.tokens.keyring import KeySource
 

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from waitgate.clock import rfc3339
 from waitgate.errors import NotFoundError, TooManySubscriptionsError, ValidationFailedError
-from waitgate.identity import Caller
 from waitgate.ports import Clock
-from waitgate.subscription_ports import DeliveryLog, DeliveryQueue, Subscriptions
+from waitgate.run.clock import rfc3339
+from waitgate.run.identity import Caller
+from waitgate.subscriptions.ports import DeliveryLog, DeliveryQueue, Subscriptions
 from waitgate.subscriptions.records import DELIVERY_STATUSES, DeliveryStatus, Subscription
 from waitgate.subscriptions.targets import closed_members, new_secret, parse_events, parse_secret, parse_url
 

@@ -17,7 +17,6 @@ import logging
 from dataclasses import dataclass
 from typing import Literal
 
-from waitgate.clock import rfc3339
 from waitgate.errors import (
     GuardFailedError,
     InterruptAlreadyResolvedError,
@@ -26,13 +25,14 @@ from waitgate.errors import (
     PayloadTooLargeError,
     ValidationFailedError,
 )
-from waitgate.identity import Caller
 from waitgate.payloads.correlation import awaited_event
 from waitgate.ports import Clock, ExternalEvents
-from waitgate.records import GuardedItem, InterruptRecord
+from waitgate.run.clock import rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.identity import Caller
+from waitgate.run.records import GuardedItem, InterruptRecord
+from waitgate.run.webhook_records import KeptEvent, WaitingInterrupt
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.webhook_records import KeptEvent, WaitingInterrupt
 from waitgate.webhooks.matching import correlation_in, correlation_key, lookup_member, matches, member_key
 
 logger = logging.getLogger(__name__)

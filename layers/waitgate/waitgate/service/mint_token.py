@@ -10,16 +10,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from waitgate.answers import Answer, json_answer
-from waitgate.clock import parse_rfc3339
 from waitgate.errors import ValidationFailedError, WaitgateError
-from waitgate.identity import refuse_own_namespace
 from waitgate.ports import Clock, InterruptStore
-from waitgate.records import IdempotencyRef, InterruptRecord, RunRef
-from waitgate.service.rules.answerable import pending_record
-from waitgate.service.rules.kept_answers import kept_refusal, replay, saved_answer
-from waitgate.service.rules.optimistic import retry_on_conflict
-from waitgate.size_limits import MAX_PRINCIPAL_BYTES, check_principal
+from waitgate.run.answerable import pending_record
+from waitgate.run.answers import Answer, json_answer
+from waitgate.run.clock import parse_rfc3339
+from waitgate.run.identity import refuse_own_namespace
+from waitgate.run.kept_answers import replay
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import IdempotencyRef, InterruptRecord, RunRef
+from waitgate.run.size_limits import MAX_PRINCIPAL_BYTES, check_principal
+from waitgate.service._kept_answers import kept_refusal, saved_answer
 from waitgate.tokens import Intent, KeySource, TokenClaims, expires_at_for, mint
 from waitgate.tokens.claims import format_expires_at
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import logging
 
-from waitgate.clock import rfc3339
 from waitgate.errors import WaitgateError
-from waitgate.notices import InterruptNotice
 from waitgate.ports import Clock, InterruptStore
-from waitgate.records import JSONObject, RunChange, RunRef
-from waitgate.service.rules import event_log
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.service.rules.optimistic import retry_on_conflict
+from waitgate.run import event_log
+from waitgate.run.clock import rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.notices import InterruptNotice
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import JSONObject, RunChange, RunRef
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 approval: `audience` when given, else the union of the eligibility refs (approversList, members of
 approverGroupRefs and holders of approverRoleRefs from the directory, for the advertised ref kinds);
 conversation.start: its `participants`; and for any kind, the people the Task input's `notify`
-names (principals, members of its groups, holders of its roles: waitgate.asked). Another kind without
+names (principals, members of its groups, holders of its roles: waitgate.run.asked). Another kind without
 `notify` names nobody: mint a link for it instead (`POST /runs/{runId}/interrupts/{nodeId}/tokens`).
 Approvers an escalation step added (approval, low-confidence) are recipients from that step on
 (docs/escalation.md). A failed notice never undoes the request.
@@ -21,18 +21,18 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from waitgate.approval import ApproverFields, notification_recipients
-from waitgate.asked import notify_fields
-from waitgate.clock import rfc3339
+from waitgate.approval.approver_config import approver_fields
 from waitgate.errors import DeliveryFailedError, WaitgateError
-from waitgate.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice, interrupt_title
+from waitgate.escalation.escalation_steps import added_approvers
 from waitgate.ports import Clock, Contacts, Directory, InterruptStore, Notifier, Telemetry
-from waitgate.records import InterruptRecord
+from waitgate.run.asked import notify_fields
+from waitgate.run.clock import rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.notices import ESCALATION_KIND, NOTICE_KIND, REMINDER_KIND, InterruptNotice, interrupt_title
+from waitgate.run.records import InterruptRecord
+from waitgate.run.telemetry import NoTelemetry, Notified
 from waitgate.service import notification_events
 from waitgate.service.mint_token import LinkSettings, link_for
-from waitgate.service.rules.approver_config import approver_fields
-from waitgate.service.rules.escalation_steps import added_approvers
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.telemetry import NoTelemetry, Notified
 from waitgate.tokens import KeyringError, KeySource
 
 if TYPE_CHECKING:

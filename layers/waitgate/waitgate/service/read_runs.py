@@ -7,8 +7,8 @@ from typing import Any, Final, Literal
 
 from waitgate.errors import NotFoundError, ValidationFailedError
 from waitgate.ports import InterruptStore
-from waitgate.query_integers import IntegerParameter
-from waitgate.records import EventMode, RunRef
+from waitgate.run.query_integers import IntegerParameter
+from waitgate.run.records import EventMode, RunRef
 
 StreamMode = Literal["updates", "debug"]
 MODES_OF_STREAM: Final[dict[str, frozenset[EventMode]]] = {

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from waitgate.errors import ValidationFailedError
-from waitgate.identity import Caller
-from waitgate.query_integers import IntegerParameter
+from waitgate.run.identity import Caller
+from waitgate.run.query_integers import IntegerParameter
 from waitgate.service.receive_webhook import WebhookDependencies
 
 STATUSES = frozenset({"unmatched", "matched"})

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from waitgate.clock import rfc3339
 from waitgate.errors import UnauthorizedError
 from waitgate.ports import WebhookSources
-from waitgate.records import ExternalEventRef
+from waitgate.run.clock import rfc3339
+from waitgate.run.records import ExternalEventRef
+from waitgate.run.webhook_records import KeptEvent
 from waitgate.service.match_event import MatchDependencies, resolve_waiting
-from waitgate.webhook_records import KeptEvent
 from waitgate.webhooks.events import read_event
 from waitgate.webhooks.matching import event_id
 from waitgate.webhooks.signatures import is_signed

@@ -2,7 +2,7 @@
 
 One Query per shard of the sparse index `Outstanding` finds what is due (its cost follows what is
 outstanding, never the table's history); each interrupt is read again, consistently, and
-`waitgate.reconciliation.plan` says the one heal it needs:
+`waitgate.run.reconciliation.plan` says the one heal it needs:
 - resolved or expired, not delivered → delivered again on the outbox's path (`deliver_undelivered`);
 - past its deadline and still pending → expired, as the deadline's schedule would have;
 - pending while its run ended (the snapshot says so, or the engine says its execution ended or is
@@ -21,10 +21,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from waitgate.clock import rfc3339
 from waitgate.errors import WaitgateError
 from waitgate.ports import Outstanding
-from waitgate.reconciliation import (
+from waitgate.run import event_log
+from waitgate.run.clock import rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.reconciliation import (
     SHARDS,
     Cancel,
     Defer,
@@ -36,15 +39,12 @@ from waitgate.reconciliation import (
     needs_engine,
     plan,
 )
-from waitgate.records import InterruptRecord, RunChange
+from waitgate.run.records import InterruptRecord, RunChange
+from waitgate.run.telemetry import Correlation, Reconciled
 from waitgate.service.deliver_resolution import DeliveryDependencies, deliver_undelivered
 from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
 from waitgate.service.notify import NotificationDependencies, announce, workflow_of
-from waitgate.service.rules import event_log
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.service.rules.optimistic import retry_on_conflict
 from waitgate.service.run_lifecycle import LifecycleDependencies, end_run
-from waitgate.telemetry import Correlation, Reconciled
 
 logger = logging.getLogger(__name__)
 DEFAULT_PERIOD = timedelta(minutes=5)

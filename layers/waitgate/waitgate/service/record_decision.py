@@ -13,17 +13,17 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from waitgate.clock import rfc3339
 from waitgate.errors import PayloadTooLargeError, ValidationFailedError
 from waitgate.payloads import json_rules
 from waitgate.payloads.error_detail import describe
 from waitgate.ports import Clock, InterruptStore
-from waitgate.records import DEFAULT_TENANT, JSONObject, RunChange, RunRef, RunSnapshot, check_node_id
-from waitgate.service.rules import event_log
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.service.rules.execution_links import execution_link_guard
-from waitgate.service.rules.optimistic import retry_on_conflict
-from waitgate.size_limits import MAX_INTERRUPT_BYTES
+from waitgate.run import event_log
+from waitgate.run.clock import rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.execution_links import execution_link_guard
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import DEFAULT_TENANT, JSONObject, RunChange, RunRef, RunSnapshot, check_node_id
+from waitgate.run.size_limits import MAX_INTERRUPT_BYTES
 
 
 class AgentDecision(BaseModel):

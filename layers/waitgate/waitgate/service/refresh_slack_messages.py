@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from waitgate.channels.message_facts import facts_of
 from waitgate.errors import DeliveryFailedError
-from waitgate.notices import InterruptNotice, interrupt_title
 from waitgate.ports import InterruptStore, SentMessages, SlackMessages
-from waitgate.records import RunRef
+from waitgate.run.notices import InterruptNotice, interrupt_title
+from waitgate.run.records import RunRef
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """requestInterrupt: a workflow's waitForTaskToken task (or a durable function's callback) asks for an
-interrupt and suspends. `task_token` is the handle the run waits on (waitgate.resume_handles)."""
+interrupt and suspends. `task_token` is the handle the run waits on (waitgate.run.resume_handles)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from waitgate.asked import parse_notify
-from waitgate.clock import rfc3339
 from waitgate.errors import (
     CapabilityNotSupportedError,
     ConcurrentUpdateError,
@@ -19,10 +17,16 @@ from waitgate.errors import (
     WaitgateError,
 )
 from waitgate.escalation import EscalationPolicy, HostDefaults, default_for, parse_policy, to_json
+from waitgate.escalation.deadline_decision import check_resolve_with
 from waitgate.payloads import parse_interrupt_payload, snapshot_status_for
 from waitgate.payloads.correlation import awaited_event, with_object_correlation
 from waitgate.ports import Clock, DeadlineScheduler, IdGenerator, InterruptStore, Telemetry, Workflow
-from waitgate.records import (
+from waitgate.run import conversation, event_log, reentry
+from waitgate.run.asked import parse_notify
+from waitgate.run.clock import rfc3339
+from waitgate.run.execution_links import EXECUTION_LINK, execution_link_guard
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import (
     DEFAULT_TENANT,
     InterruptRecord,
     JSONObject,
@@ -33,20 +37,17 @@ from waitgate.records import (
     RunView,
     check_node_id,
 )
+from waitgate.run.reentry import KeySupersededError
+from waitgate.run.size_limits import check_required_approvals
+from waitgate.run.telemetry import Correlation, NoTelemetry, Requested
+from waitgate.run.wait_limits import MAX_TIMEOUT_MS
+from waitgate.run.workflow_event import handle_in, parse_workflow_event
 from waitgate.service import deadline_schedules
+from waitgate.service._reentry import replay_ending
 from waitgate.service.deliver_resolution import DeliveryDependencies
 from waitgate.service.match_event import MatchDependencies, resolve_early
 from waitgate.service.notify import NotificationDependencies, announce, workflow_of
-from waitgate.service.rules import conversation, event_log, reentry
-from waitgate.service.rules.deadline_decision import check_resolve_with
-from waitgate.service.rules.execution_links import EXECUTION_LINK, execution_link_guard
-from waitgate.service.rules.optimistic import retry_on_conflict
-from waitgate.service.rules.reentry import KeySupersededError
-from waitgate.size_limits import check_required_approvals
-from waitgate.telemetry import Correlation, NoTelemetry, Requested
-from waitgate.wait_limits import MAX_TIMEOUT_MS
 from waitgate.webhooks.matching import shape_of
-from waitgate.workflow_event import handle_in, parse_workflow_event
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ class InterruptRequest:
     configurable: JSONObject | None = None
     execution_arn: str | None = None
     escalation: Any = None  # the Task's escalation policy; None: the host's default for the tenant
-    notify: Any = None  # who the Task asks beside the interrupt (waitgate.asked); None: its own fields
+    notify: Any = None  # who the Task asks beside the interrupt (waitgate.run.asked); None: its own fields
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ def _after_commit(outcome: RequestOutcome, request: InterruptRequest, deps: Requ
         announce(outcome.record, deps.notifications, deps.clock, workflow)  # a take-over notifies nobody
     elif outcome.replay is not None:
         delivery = DeliveryDependencies(deps.store, deps.workflow, deps.clock, deps.telemetry)
-        reentry.replay_ending(request.run, outcome.replay, request.task_token, delivery)
+        replay_ending(request.run, outcome.replay, request.task_token, delivery)
 
 
 def _plan(

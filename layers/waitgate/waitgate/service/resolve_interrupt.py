@@ -3,7 +3,7 @@
 handler -> `resolve_answer` (with its Idempotency-Key: replay, or plan and commit the answer in the
 resolution's own transaction; `resolve_shown` for a page, with the interrupt as it left it) ->
 `plan_resolve` (the checks and what the answer decides) -> the store's one conditional transaction
-(`rules.optimistic`) -> `after_commit` (deliver to the workflow, or tell the agent side of a question).
+(`run.optimistic`) -> `after_commit` (deliver to the workflow, or tell the agent side of a question).
 A first keyed resolve costs one BatchGetItem and one TransactWriteItems; a replay the read alone
 (docs/idempotency.md).
 """
@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from waitgate.answers import Answer, json_answer, problem_answer
-from waitgate.clock import parse_rfc3339, rfc3339
+from waitgate.approval.approver_config import ApprovalConfig, NoDirectory
+from waitgate.approval.vote_outcome import Decision, decide
 from waitgate.errors import (
     DeliveryFailedError,
     OutcomeUnknownError,
@@ -25,23 +25,22 @@ from waitgate.errors import (
     ValidationFailedError,
     WaitgateError,
 )
-from waitgate.identity import Caller
 from waitgate.ledger.entries import SAYS_VIA, Via, via_of
 from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Telemetry, Workflow
-from waitgate.records import GuardedItem, IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
-from waitgate.service.deliver_resolution import PARKED, DeliveryDependencies, deliver
-from waitgate.service.rules import conversation, event_log, reentry
-from waitgate.service.rules.answerable import pending_record
-from waitgate.service.rules.approver_config import ApprovalConfig, NoDirectory, eligibility_of
-from waitgate.service.rules.ask_run_end import run_after_end
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.service.rules.inbox_items import decision_receipts
-from waitgate.service.rules.kept_answers import kept_refusal, replay, stored
-from waitgate.service.rules.optimistic import retry_on_conflict
-from waitgate.service.rules.resume_values import validated_resume
-from waitgate.service.rules.vote_outcome import Decision, decide
-from waitgate.size_limits import check_comment, check_resume_value
-from waitgate.telemetry import (
+from waitgate.run import conversation, event_log, reentry
+from waitgate.run.answerable import pending_record
+from waitgate.run.answers import Answer, json_answer, problem_answer
+from waitgate.run.ask_run_end import run_after_end
+from waitgate.run.clock import parse_rfc3339, rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.identity import Caller
+from waitgate.run.inbox_items import decision_receipts
+from waitgate.run.kept_answers import replay, stored
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import GuardedItem, IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
+from waitgate.run.resume_values import validated_resume
+from waitgate.run.size_limits import check_comment, check_resume_value
+from waitgate.run.telemetry import (
     Correlation,
     Decided,
     NoTelemetry,
@@ -49,6 +48,9 @@ from waitgate.telemetry import (
     decision_outcome,
     milliseconds_between,
 )
+from waitgate.service._eligibility import eligibility_of
+from waitgate.service._kept_answers import kept_refusal
+from waitgate.service.deliver_resolution import PARKED, DeliveryDependencies, deliver
 
 logger = logging.getLogger(__name__)
 

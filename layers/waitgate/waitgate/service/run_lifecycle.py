@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from waitgate.clock import rfc3339
 from waitgate.ports import Clock, InterruptStore, RunIndex, Telemetry
-from waitgate.records import InterruptRecord, RunChange, RunRef, RunStatus, RunView
-from waitgate.service.rules import event_log, reentry
-from waitgate.service.rules.event_log import EventEntry
-from waitgate.service.rules.optimistic import retry_on_conflict
-from waitgate.telemetry import Cancelled, NoTelemetry
+from waitgate.run import event_log, reentry
+from waitgate.run.clock import rfc3339
+from waitgate.run.event_log import EventEntry
+from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.records import InterruptRecord, RunChange, RunRef, RunStatus, RunView
+from waitgate.run.telemetry import Cancelled, NoTelemetry
 
 RUN_STATUS_OF_EXECUTION: Final[dict[str, RunStatus]] = {
     "SUCCEEDED": "completed",

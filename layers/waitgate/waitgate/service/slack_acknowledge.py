@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from waitgate.channels.click_documents import click_document
 from waitgate.channels.slack_clicks import NotAClickError, SlackClick, parse_click
 from waitgate.errors import UnauthorizedError, WaitgateError
-from waitgate.records import DEFAULT_TENANT, RunRef
+from waitgate.run.records import DEFAULT_TENANT, RunRef
 
 if TYPE_CHECKING:
     from waitgate.channels.sent_messages import SlackWorkspace

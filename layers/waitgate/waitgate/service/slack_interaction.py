@@ -25,9 +25,9 @@ from waitgate.channels.message_facts import BUTTON_ACTIONS
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
 from waitgate.channels.slack_clicks import NotAClickError, SlackClick, offered_on
 from waitgate.errors import DeliveryFailedError, WaitgateError
-from waitgate.identity import Caller, is_own_principal
 from waitgate.ports import Contacts, SentMessages, SlackMessages, SlackWorkspaces
-from waitgate.records import IdempotencyRef
+from waitgate.run.identity import Caller, is_own_principal
+from waitgate.run.records import IdempotencyRef
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer
 
 logger = logging.getLogger(__name__)

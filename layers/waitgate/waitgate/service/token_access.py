@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from waitgate.answers import Answer
-from waitgate.identity import Caller
 from waitgate.ports import Clock, InterruptStore, Telemetry
-from waitgate.records import IdempotencyRef, RunRef, check_node_id
+from waitgate.run.answers import Answer
+from waitgate.run.identity import Caller
+from waitgate.run.records import IdempotencyRef, RunRef, check_node_id
+from waitgate.run.telemetry import Correlation, NoTelemetry
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer
-from waitgate.telemetry import Correlation, NoTelemetry
 from waitgate.tokens import Intent, KeySource, TokenClaims, require_intent, verify
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from waitgate.records import RunEvent
+from waitgate.run.records import RunEvent
 from waitgate.subscriptions.records import QueuedDelivery
 
 MAX_DELAY_SECONDS: Final = 43_200  # SQS ChangeMessageVisibility's limit

@@ -10,7 +10,7 @@ from typing import Any
 
 from waitgate.errors import PayloadTooLargeError, ValidationFailedError
 from waitgate.payloads import json_rules
-from waitgate.size_limits import MAX_RESUME_VALUE_BYTES
+from waitgate.run.size_limits import MAX_RESUME_VALUE_BYTES
 from waitgate.webhooks.sources import HEADER_PREFIX, WebhookSource
 
 MAX_DELIVERY_ID = 255

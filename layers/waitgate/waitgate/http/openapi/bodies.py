@@ -12,7 +12,7 @@ from pydantic.alias_generators import to_camel
 from waitgate.http.openapi.mcp_routes import McpRequest
 from waitgate.http.openapi.subscription_routes import SUBSCRIPTION_MODELS, SubscriptionRequest
 from waitgate.payloads.kinds import InterruptKind
-from waitgate.records import RunStatus
+from waitgate.run.records import RunStatus
 from waitgate.service.mint_token import MAX_SUB_LENGTH, MAX_TTL_SECONDS
 
 CLOSED = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
