@@ -179,9 +179,10 @@ e2e: $(INSTALLED) browser-deps axe-core
 # stacks into timeouts: two concurrency tests failed).
 TEST_STAGES := "e2e static unit integration"
 TEST_BEHIND := static unit integration
+TEST_BEHIND_NICE ?= 10
 
 test: $(INSTALLED) browser-deps axe-core mcp-inspector
-	@$(BIN)/python -m tests.phases --behind "$(TEST_BEHIND)" $(TEST_STAGES)
+	@$(BIN)/python -m tests.phases --behind "$(TEST_BEHIND)" --nice $(TEST_BEHIND_NICE) $(TEST_STAGES)
 
 bench: $(INSTALLED) $(SAM)
 	SAM=$(SAM) WAITGATE_RUNTIME_PYTHON=$(RUNTIME_PYTHON) $(BIN)/python -m bench

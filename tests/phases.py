@@ -5,10 +5,10 @@ five slowest tests, and the layer's coverage.
 
     python -m tests.phases --behind "static unit integration" "e2e static unit integration"
 
-`--behind` names the phases that run at a lower CPU priority (nice 10): on a machine with fewer cores
-than runnable processes, the phases not named (the end-to-end tests, whose local stacks must answer
-in time) get the CPU first, and those named use what is left, so the CPU-bound phases run in the
-time the end-to-end tests spend waiting instead of after them.
+`--behind` names the phases that run at a lower CPU priority (`--nice`, 10 unless said): on a
+machine with fewer cores than runnable processes, the phases not named (the end-to-end tests, whose
+local stacks must answer in time) get the CPU first, and those named use what is left, so the
+CPU-bound phases run in the time the end-to-end tests spend waiting instead of after them.
 
 A phase that is a pytest run writes its JUnit XML to .cache/test-reports/PHASE.xml and its coverage
 data to .cache/coverage/PHASE (the Makefile says so); this runner only reads them. The first stage
@@ -18,6 +18,7 @@ with a failed phase is the last one run, as with make.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -33,7 +34,7 @@ COVERAGE = REPO_ROOT / ".cache" / "coverage"
 # WAITGATE_MODEL_CHECK_TALLY: each process writes what the model check saw there (strict_requests)
 MODEL_CHECK = REPO_ROOT / ".cache" / "model-check"
 SLOWEST = 5
-BEHIND_NICENESS = 10  # a process at nice 10 gets about a tenth of a core beside one at nice 0
+BEHIND_NICENESS = 10  # a process at nice 10 gets about a tenth of the CPU one at nice 0 gets
 
 
 @dataclass
@@ -63,9 +64,11 @@ class Phase:
         return ", ".join(said)
 
 
-def run_stage(names: list[str], behind: frozenset[str] = frozenset()) -> list[Phase]:
+def run_stage(
+    names: list[str], behind: frozenset[str] = frozenset(), niceness: int = BEHIND_NICENESS
+) -> list[Phase]:
     """The phases of one stage, started together; each one's output printed when it ends. The phases
-    in `behind` run at nice BEHIND_NICENESS (their processes too: niceness is inherited)."""
+    in `behind` run at nice `niceness` (their processes too: niceness is inherited)."""
     REPORTS.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     running = {}
@@ -77,10 +80,10 @@ def run_stage(names: list[str], behind: frozenset[str] = frozenset()) -> list[Ph
             stdout=log,
             stderr=subprocess.STDOUT,
             text=True,
-            preexec_fn=_run_behind if name in behind else None,
+            preexec_fn=functools.partial(os.nice, niceness) if name in behind else None,
         )
         running[name] = (process, log)
-        said = f" (behind: nice {BEHIND_NICENESS})" if name in behind else ""
+        said = f" (behind: nice {niceness})" if name in behind else ""
         print(f"make test: {name} started{said}", flush=True)
     phases = []
     while running:
@@ -102,10 +105,6 @@ def run_stage(names: list[str], behind: frozenset[str] = frozenset()) -> list[Ph
             phases.append(phase)
         time.sleep(0.5)
     return phases
-
-
-def _run_behind() -> None:
-    os.nice(BEHIND_NICENESS)
 
 
 def cases_of(name: str) -> list[Case]:
@@ -191,7 +190,7 @@ def summary(phases: list[Phase], seconds: float) -> str:
     return "\n".join(lines)
 
 
-def main(stages: list[str], behind: frozenset[str] = frozenset()) -> int:
+def main(stages: list[str], behind: frozenset[str] = frozenset(), niceness: int = BEHIND_NICENESS) -> int:
     for stale in [*REPORTS.glob("*.xml"), *COVERAGE.glob("*"), *MODEL_CHECK.glob("*.json")]:
         stale.unlink()
     os.environ["WAITGATE_MODEL_CHECK_TALLY"] = str(MODEL_CHECK)  # every phase's processes count their calls
@@ -199,7 +198,7 @@ def main(stages: list[str], behind: frozenset[str] = frozenset()) -> int:
     phases: list[Phase] = []
     for stage in stages:
         stage_started = time.monotonic()
-        done = run_stage(stage.split(), behind)
+        done = run_stage(stage.split(), behind, niceness)
         phases += done
         if len(done) > 1:
             print(f"make test: stage '{stage}' took {time.monotonic() - stage_started:.0f} s", flush=True)
@@ -215,11 +214,12 @@ def _count(stages: list[str]) -> int:
 
 def parsed_arguments(arguments: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m tests.phases", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--behind", default="", help=f"phases run at nice {BEHIND_NICENESS}, space-separated")
+    parser.add_argument("--behind", default="", help="phases run at a lower priority, space-separated")
+    parser.add_argument("--nice", type=int, default=BEHIND_NICENESS, help="their niceness (1 to 19)")
     parser.add_argument("stages", nargs="+", help="one argument a stage: its phases, space-separated")
     return parser.parse_args(arguments)
 
 
 if __name__ == "__main__":
     parsed = parsed_arguments(sys.argv[1:])
-    sys.exit(main(parsed.stages, frozenset(parsed.behind.split())))
+    sys.exit(main(parsed.stages, frozenset(parsed.behind.split()), parsed.nice))
