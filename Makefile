@@ -173,13 +173,17 @@ e2e: $(INSTALLED) browser-deps axe-core
 	$(PYTEST) -n $(E2E_WORKERS) --dist loadgroup tests/e2e
 
 # make test's stages (tests/phases.py prints each phase's output, then their times, cases, slowest
-# tests and the layer's coverage): one after another, the phases of a stage at the same time. The
-# static checks run beside the unit tests; integration and e2e one after the other: on two cores,
-# running them together starved the local stacks' moto into timeouts (two concurrency tests failed).
-TEST_STAGES := "static unit" "integration" "e2e"
+# tests and the layer's coverage): one after another, the phases of a stage at the same time. One
+# stage: the end-to-end tests spend most of their time waiting for their stacks, and the CPU-bound
+# phases (TEST_BEHIND) run in that time, behind them at nice 10, so the local stacks' moto still gets
+# the CPU first (at the same priority, on two cores, the integration tests beside them starved the
+# stacks into timeouts: two concurrency tests failed).
+TEST_STAGES := "e2e static unit integration"
+TEST_BEHIND := static unit integration
+TEST_BEHIND_NICE ?= 10
 
 test: $(INSTALLED) browser-deps axe-core mcp-inspector
-	@$(BIN)/python -m tests.phases $(TEST_STAGES)
+	@$(BIN)/python -m tests.phases --behind "$(TEST_BEHIND)" --nice $(TEST_BEHIND_NICE) $(TEST_STAGES)
 
 bench: $(INSTALLED) $(SAM)
 	SAM=$(SAM) WAITGATE_RUNTIME_PYTHON=$(RUNTIME_PYTHON) $(BIN)/python -m bench

@@ -3,7 +3,12 @@ time; each phase's output printed whole when it ends, and at the end a table of 
 (wall clock, and the CPU its processes used: on a shared machine the steadier figure), cases and
 five slowest tests, and the layer's coverage.
 
-    python -m tests.phases "static" "unit" "integration e2e"
+    python -m tests.phases --behind "static unit integration" "e2e static unit integration"
+
+`--behind` names the phases that run at a lower CPU priority (`--nice`, 10 unless said): on a
+machine with fewer cores than runnable processes, the phases not named (the end-to-end tests, whose
+local stacks must answer in time) get the CPU first, and those named use what is left, so the
+CPU-bound phases run in the time the end-to-end tests spend waiting instead of after them.
 
 A phase that is a pytest run writes its JUnit XML to .cache/test-reports/PHASE.xml and its coverage
 data to .cache/coverage/PHASE (the Makefile says so); this runner only reads them. The first stage
@@ -12,6 +17,8 @@ with a failed phase is the last one run, as with make.
 
 from __future__ import annotations
 
+import argparse
+import functools
 import json
 import os
 import subprocess
@@ -27,6 +34,7 @@ COVERAGE = REPO_ROOT / ".cache" / "coverage"
 # WAITGATE_MODEL_CHECK_TALLY: each process writes what the model check saw there (strict_requests)
 MODEL_CHECK = REPO_ROOT / ".cache" / "model-check"
 SLOWEST = 5
+BEHIND_NICENESS = 10  # a process at nice 10 gets about a tenth of the CPU one at nice 0 gets
 
 
 @dataclass
@@ -56,8 +64,11 @@ class Phase:
         return ", ".join(said)
 
 
-def run_stage(names: list[str]) -> list[Phase]:
-    """The phases of one stage, started together; each one's output printed when it ends."""
+def run_stage(
+    names: list[str], behind: frozenset[str] = frozenset(), niceness: int = BEHIND_NICENESS
+) -> list[Phase]:
+    """The phases of one stage, started together; each one's output printed when it ends. The phases
+    in `behind` run at nice `niceness` (their processes too: niceness is inherited)."""
     REPORTS.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     running = {}
@@ -69,9 +80,11 @@ def run_stage(names: list[str]) -> list[Phase]:
             stdout=log,
             stderr=subprocess.STDOUT,
             text=True,
+            preexec_fn=functools.partial(os.nice, niceness) if name in behind else None,
         )
         running[name] = (process, log)
-        print(f"make test: {name} started", flush=True)
+        said = f" (behind: nice {niceness})" if name in behind else ""
+        print(f"make test: {name} started{said}", flush=True)
     phases = []
     while running:
         for name, (process, log) in list(running.items()):
@@ -177,7 +190,7 @@ def summary(phases: list[Phase], seconds: float) -> str:
     return "\n".join(lines)
 
 
-def main(stages: list[str]) -> int:
+def main(stages: list[str], behind: frozenset[str] = frozenset(), niceness: int = BEHIND_NICENESS) -> int:
     for stale in [*REPORTS.glob("*.xml"), *COVERAGE.glob("*"), *MODEL_CHECK.glob("*.json")]:
         stale.unlink()
     os.environ["WAITGATE_MODEL_CHECK_TALLY"] = str(MODEL_CHECK)  # every phase's processes count their calls
@@ -185,7 +198,7 @@ def main(stages: list[str]) -> int:
     phases: list[Phase] = []
     for stage in stages:
         stage_started = time.monotonic()
-        done = run_stage(stage.split())
+        done = run_stage(stage.split(), behind, niceness)
         phases += done
         if len(done) > 1:
             print(f"make test: stage '{stage}' took {time.monotonic() - stage_started:.0f} s", flush=True)
@@ -199,5 +212,14 @@ def _count(stages: list[str]) -> int:
     return sum(len(stage.split()) for stage in stages)
 
 
+def parsed_arguments(arguments: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tests.phases", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--behind", default="", help="phases run at a lower priority, space-separated")
+    parser.add_argument("--nice", type=int, default=BEHIND_NICENESS, help="their niceness (1 to 19)")
+    parser.add_argument("stages", nargs="+", help="one argument a stage: its phases, space-separated")
+    return parser.parse_args(arguments)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    parsed = parsed_arguments(sys.argv[1:])
+    sys.exit(main(parsed.stages, frozenset(parsed.behind.split()), parsed.nice))
