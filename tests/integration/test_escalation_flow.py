@@ -174,9 +174,10 @@ def test_steps_fire_once_carol_gets_in_and_alice_is_reminded(
 def test_the_deadline_decision_is_delivered_once_by_the_outbox(
     harness: WorkflowHarness, scheduler: Any, dynamodb: Any, table_name: str
 ) -> None:
-    # Given an approval that rejects at its 30 ms deadline
+    # Given an approval that rejects at its deadline (2 s: a busy machine may take longer than a
+    # shorter one between the Task and its request, which would find it past due and decide at once)
     escalation = {"onDeadline": {"resolveWith": {"action": "reject", "feedback": "No answer in time."}}}
-    run = requested(harness, {**approval(approversList=["alice"]), "timeoutMs": 30}, escalation)
+    run = requested(harness, {**approval(approversList=["alice"]), "timeoutMs": 2000}, escalation)
     (deadline,) = schedules(scheduler).values()
     stream = TableStream(table_name)
     from waitgate.wiring import composition

@@ -156,6 +156,7 @@ def test_custom_is_persisted_as_sent_and_takes_any_value(steps: KindSteps) -> No
         "interruptId": body["interruptId"],
         "kind": "custom",
         "resumeValue": label,
+        "via": "run",
     }
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.integration.conftest import create_table_from_template
 from tests.integration.test_openapi_document import get
 from tests.support.handlers import Handler, sample_event
 
@@ -18,6 +19,7 @@ FUNCTIONS = {
     "listRunEvents": "list_run_events",
     "listInterrupts": "list_interrupts",
     "listWebhookEvents": "list_webhook_events",
+    "listSubscriptionDeliveries": "manage_subscriptions",
 }
 NOT_INTEGERS = ["abc", "1e3", "+5", "-1", " 5", "5 ", "0x10", "1.0", "1_0", "²", "①", "٣", "５", "5" * 5000]
 
@@ -51,7 +53,9 @@ def answer(operation: str, name: str, value: str) -> tuple[int, dict[str, Any]]:
     event = sample_event(function)
     event["queryStringParameters"] = {**(event.get("queryStringParameters") or {}), name: value}
     event["rawQueryString"] = "&".join(f"{k}={v}" for k, v in event["queryStringParameters"].items())
-    event["requestContext"]["authorizer"]["jwt"]["claims"]["scope"] = "approvals:respond runs:read"
+    event["requestContext"]["authorizer"]["jwt"]["claims"]["scope"] = (
+        "approvals:respond runs:read subscriptions:manage"
+    )
     response = Handler(function)(event)
     return response["statusCode"], json.loads(response["body"])
 
@@ -60,8 +64,19 @@ def answer(operation: str, name: str, value: str) -> tuple[int, dict[str, Any]]:
     ("operation", "name", "schema"), PARAMETERS, ids=[f"{op}-{name}" for op, name, _ in PARAMETERS]
 )
 def test_the_code_accepts_exactly_the_documents_integers(
-    environment: None, operation: str, name: str, schema: dict[str, Any]
+    environment: None,
+    dynamodb: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    operation: str,
+    name: str,
+    schema: dict[str, Any],
 ) -> None:
+    if FUNCTIONS[operation] == "manage_subscriptions":  # subscriptions live in the directory table
+        directory = create_table_from_template(dynamodb, "DirectoryTable", "waitgate-directory-test")
+        monkeypatch.setenv("DIRECTORY_TABLE_NAME", directory)
+        from waitgate.wiring import composition
+
+        composition.forget_instances()
     low, high = schema["minimum"], schema["maximum"]
     # Given the document's bounds / Then the code accepts the minimum, the default and the maximum
     for value in {low, schema["default"], high}:

@@ -70,8 +70,9 @@ def list_deliveries(
     limit: str | None,
     deps: SubscriptionDependencies,
 ) -> dict[str, Any]:
+    wanted, most = _status(status), _limit(limit)  # a malformed query is a 400 before anything is read
     subscription = _owned(caller, subscription_id, deps)
-    entries = deps.log.entries(caller.tenant_id, subscription.subscription_id, _status(status), _limit(limit))
+    entries = deps.log.entries(caller.tenant_id, subscription.subscription_id, wanted, most)
     return {"subscriptionId": subscription.subscription_id, "deliveries": [e.public() for e in entries]}
 
 
