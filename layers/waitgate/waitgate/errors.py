@@ -46,6 +46,13 @@ class ForbiddenError(WaitgateError):
     title = "Forbidden"
 
 
+class SelfApprovalRefusedError(ForbiddenError):
+    """The requester voted on their own approval (docs/approvals.md, "Separation of duties")."""
+
+    code = "self_approval_refused"
+    title = "Self-approval refused"
+
+
 class NotFoundError(WaitgateError):
     code = "not_found"
     status = 404

@@ -55,6 +55,12 @@ class Forbidden(WaitgateApiError):
     code_name = "forbidden"
 
 
+class SelfApprovalRefused(Forbidden):
+    """403: the requester of an approval voted on it (docs/approvals.md, "Separation of duties")."""
+
+    code_name = "self_approval_refused"
+
+
 class NotFound(WaitgateApiError):
     code_name = "not_found"
 
@@ -126,6 +132,7 @@ ERROR_BY_CODE: Mapping[str, type[WaitgateApiError]] = {
         Unauthorized,
         InterruptTokenInvalid,
         Forbidden,
+        SelfApprovalRefused,
         NotFound,
         InterruptAlreadyResolved,
         AlreadyVoted,

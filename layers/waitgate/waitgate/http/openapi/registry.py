@@ -81,6 +81,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             *BODY,
             *GATEWAY,
             e.ForbiddenError,
+            e.SelfApprovalRefusedError,
             e.NotFoundError,
             *STATE,
             e.IdempotencyKeyReusedError,
@@ -191,6 +192,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             *refusals(
                 *BODY,
                 *TOKEN_REFUSALS,
+                e.SelfApprovalRefusedError,
                 *STATE,
                 e.IdempotencyKeyReusedError,
                 *WRITES,

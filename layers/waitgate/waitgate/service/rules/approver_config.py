@@ -22,6 +22,7 @@ from waitgate.approval import (
     check_eligibility,
     refs_needing_resolution,
 )
+from waitgate.approval.separation_of_duties import check_not_own_request
 from waitgate.asked import NOT_ASKED_DETAIL, notify_fields
 from waitgate.errors import ForbiddenError
 from waitgate.ports import Directory
@@ -86,7 +87,9 @@ def eligibility_of(
     if refs.groups or refs.roles:
         memberships = directory.memberships(record.run.tenant_id, principal, refs.groups, refs.roles)
     if record.kind == "approval":
-        return eligibility_for(fields, added, principal, memberships, config, now)
+        eligibility = eligibility_for(fields, added, principal, memberships, config, now)
+        check_not_own_request(record.data, eligibility)  # after eligibility: 403 forbidden first
+        return eligibility
     try:
         eligibility_for(fields, added, principal, memberships, config, now)
     except ForbiddenError:
