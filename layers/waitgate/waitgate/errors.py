@@ -71,6 +71,14 @@ class AlreadyVotedError(WaitgateError):
     title = "Already voted"
 
 
+class DecisionAlreadyConsumedError(WaitgateError):
+    """An action-bound decision was consumed before (docs/approvals.md, "Consume once")."""
+
+    code = "decision_already_consumed"
+    status = 409
+    title = "Decision already consumed"
+
+
 class InterruptExpiredError(WaitgateError):
     code = "interrupt_expired"
     status = 410

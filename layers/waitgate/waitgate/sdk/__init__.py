@@ -18,6 +18,7 @@ Guide: docs/sdk.md.
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.sdk.api_errors import (
     AlreadyVoted,
+    DecisionAlreadyConsumed,
     Forbidden,
     IdempotencyKeyInFlight,
     IdempotencyKeyReused,
@@ -77,6 +78,7 @@ __all__ = [
     "ConversationExchange",
     "ConversationStart",
     "Custom",
+    "DecisionAlreadyConsumed",
     "Escalation",
     "EscalationStep",
     "ExternalEvent",

@@ -73,6 +73,12 @@ class AlreadyVoted(WaitgateApiError):
     code_name = "already_voted"
 
 
+class DecisionAlreadyConsumed(WaitgateApiError):
+    """409: the decision was consumed before; its action must not be done again."""
+
+    code_name = "decision_already_consumed"
+
+
 class IdempotencyKeyInFlight(WaitgateApiError):
     """409: a request with the same Idempotency-Key is still being processed (retried by the client)."""
 
@@ -136,6 +142,7 @@ ERROR_BY_CODE: Mapping[str, type[WaitgateApiError]] = {
         NotFound,
         InterruptAlreadyResolved,
         AlreadyVoted,
+        DecisionAlreadyConsumed,
         IdempotencyKeyInFlight,
         TaskGone,
         InterruptExpired,

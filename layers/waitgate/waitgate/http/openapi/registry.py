@@ -250,6 +250,26 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         tags=("signed links",),
     ),
     Operation(
+        "consumeDecision",
+        "post",
+        NODE_PATH + "/consume",
+        "Spend an action-bound decision once, before doing its action (docs/approvals.md)",
+        (
+            Reply(201, "The first consume: its receipt.", "ConsumeReceipt"),
+            *refusals(
+                *BODY,
+                *GATEWAY,
+                e.ForbiddenError,
+                e.NotFoundError,
+                e.DecisionAlreadyConsumedError,
+                *AWS,
+            ),
+        ),
+        scope="approvals:respond",
+        body="ConsumeRequest",
+        tags=("interrupts",),
+    ),
+    Operation(
         "getRun",
         "get",
         RUN_PATH,
