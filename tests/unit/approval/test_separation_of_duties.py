@@ -61,3 +61,10 @@ def test_the_sdk_reads_the_code_as_a_forbidden_of_its_own() -> None:
 def test_the_refusal_is_problem_json_with_its_code() -> None:
     status, body = problem_for(SelfApprovalRefusedError("The requester of this approval cannot decide it."))
     assert (status, json.loads(body)["code"]) == (403, "self_approval_refused")
+
+
+def test_a_slack_click_of_the_requester_is_told_why() -> None:
+    from waitgate.channels.slack_replies import refusal_reply
+
+    reply = refusal_reply(SelfApprovalRefusedError("The requester of this approval cannot decide it."))
+    assert "someone else must decide it" in reply
