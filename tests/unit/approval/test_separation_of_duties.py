@@ -68,3 +68,10 @@ def test_a_slack_click_of_the_requester_is_told_why() -> None:
 
     reply = refusal_reply(SelfApprovalRefusedError("The requester of this approval cannot decide it."))
     assert "someone else must decide it" in reply
+
+
+def test_the_page_of_the_refusal_says_someone_else_must_decide() -> None:
+    from waitgate.page.render import error_page
+
+    page = error_page(403, "self_approval_refused", "The requester of this approval cannot decide it.")
+    assert "Someone else must decide this" in page.html and "You asked for it" in page.html
