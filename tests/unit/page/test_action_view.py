@@ -5,7 +5,8 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from typing import Any
 
-from waitgate.page.action_view import action_section, leaf_changes
+from waitgate.approval.change_diff import leaf_changes
+from waitgate.page.action_view import action_section
 from waitgate.payloads.action_fingerprint import action_fingerprint
 
 TRANSFER = {"name": "transfer", "args": {"amount": 100, "to": "acct-2"}, "target": "acct-1"}

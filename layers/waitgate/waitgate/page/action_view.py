@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from waitgate.approval.change_diff import ABSENT, leaf_changes
 from waitgate.page.readable import readable
 from waitgate.payloads.action_fingerprint import NotCanonicalizableError, action_fingerprint
 
@@ -83,9 +84,9 @@ def _patch_row(op: dict[str, Any]) -> str:
 
 
 def _leaf_row(path: str, old: Any, new: Any) -> str:
-    change = "added" if old is _ABSENT else "removed" if new is _ABSENT else "changed"
-    before = "" if old is _ABSENT else _del(old)
-    after = "" if new is _ABSENT else _ins(new)
+    change = "added" if old is ABSENT else "removed" if new is ABSENT else "changed"
+    before = "" if old is ABSENT else _del(old)
+    after = "" if new is ABSENT else _ins(new)
     return _row(_pointer(path), change, before, after)
 
 
@@ -103,36 +104,3 @@ def _del(value: Any) -> str:
 
 def _ins(value: Any) -> str:
     return f'<ins><span class="visually-hidden">becomes </span>{readable(value)}</ins>'
-
-
-class _Absent:
-    def __repr__(self) -> str:
-        return "absent"
-
-
-_ABSENT: Any = _Absent()
-
-
-def leaf_changes(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
-    """(JSON pointer, before, after) of every leaf that differs; an object's members compared one by
-    one, anything else (a list, a scalar, a type change) as a whole."""
-    if isinstance(before, dict) and isinstance(after, dict):
-        found: list[tuple[str, Any, Any]] = []
-        for key in [*before, *(k for k in after if k not in before)]:
-            child = f"{path}/{str(key).replace('~', '~0').replace('/', '~1')}"
-            found.extend(leaf_changes(before.get(key, _ABSENT), after.get(key, _ABSENT), child))
-        return found
-    if before is _ABSENT and after is _ABSENT:
-        return []
-    if _same(before, after):
-        return []
-    return [(path, before, after)]
-
-
-def _same(before: Any, after: Any) -> bool:
-    """Equal as JSON: 1 and 1.0 are one number, true is not 1."""
-    if isinstance(before, bool) or isinstance(after, bool):
-        return type(before) is type(after) and before == after
-    if isinstance(before, (int, float)) and isinstance(after, (int, float)):
-        return before == after
-    return type(before) is type(after) and before == after
