@@ -175,10 +175,10 @@ def test_an_asks_run_ends_with_its_interrupt_completed_once_decided(environment:
 
 
 def test_an_asks_run_fails_when_its_deadline_passes_undecided(environment: None) -> None:
-    from waitgate import composition
     from waitgate.run.records import RunRef
     from waitgate.service.deliver_resolution import DeliveryDependencies
     from waitgate.service.expire_interrupt import ExpiryRequest, expire_interrupt
+    from waitgate.wiring import composition
 
     # Given an ask with a one-minute deadline nobody answers
     asked = call(
