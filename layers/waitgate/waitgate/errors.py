@@ -46,6 +46,13 @@ class ForbiddenError(WaitgateError):
     title = "Forbidden"
 
 
+class SelfApprovalRefusedError(ForbiddenError):
+    """The requester voted on their own approval (docs/approvals.md, "Separation of duties")."""
+
+    code = "self_approval_refused"
+    title = "Self-approval refused"
+
+
 class NotFoundError(WaitgateError):
     code = "not_found"
     status = 404
@@ -62,6 +69,14 @@ class AlreadyVotedError(WaitgateError):
     code = "already_voted"
     status = 409
     title = "Already voted"
+
+
+class DecisionAlreadyConsumedError(WaitgateError):
+    """An action-bound decision was consumed before (docs/approvals.md, "Consume once")."""
+
+    code = "decision_already_consumed"
+    status = 409
+    title = "Decision already consumed"
 
 
 class InterruptExpiredError(WaitgateError):

@@ -263,6 +263,18 @@ class ReplayGuard(Protocol):
         ...
 
 
+class ConsumedDecisions(Protocol):
+    """The consume-once receipts of action-bound decisions (docs/approvals.md, "Consume once")."""
+
+    def consume_once(
+        self, run: RunRef, interrupt_id: str, receipt: JSONObject, request_key: str | None
+    ) -> JSONObject | None:
+        """The receipt to answer: `receipt`, kept, the first time the decision is consumed (one
+        conditional write: of two concurrent consumes exactly one is the first); the kept one when
+        the same request (its Idempotency-Key) is sent again; None when another consumed it."""
+        ...
+
+
 class FreshLinks(Protocol):
     """How often a fresh link was sent (docs/signed-links.md, "An expired link")."""
 

@@ -57,6 +57,10 @@ def _rows(facts: MessageFacts) -> list[tuple[str, str]]:
     rows = [("Run", f"{facts.run_id} (tenant {facts.tenant_id})"), ("Step", facts.node_id)]
     if facts.workflow:
         rows.append(("Workflow", facts.workflow))
+    if facts.bound_action:
+        rows.append(("Action", facts.bound_action))
+    if facts.changes:
+        rows.append(("Changes", "; ".join(facts.changes)))
     if facts.actions:
         rows.append(("You can", ", ".join(ACTION_LABELS.get(a, a) for a in facts.actions)))
     if facts.progress is not None and facts.progress.required > 1:

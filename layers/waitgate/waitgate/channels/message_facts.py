@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from waitgate.approval.quorum import ACCEPTING
+from waitgate.channels.action_lines import action_line, change_lines
 from waitgate.run.notices import InterruptNotice
 from waitgate.run.records import InterruptRecord, InterruptStatus
 
@@ -52,6 +53,8 @@ class MessageFacts:
     decided_action: str | None = None
     decided_by: tuple[str, ...] = ()
     decided_at: str | None = None
+    bound_action: str = ""  # an action-bound approval's action, in one line (channels.action_lines)
+    changes: tuple[str, ...] = ()  # what it changes, one line per change
 
     @property
     def button_actions(self) -> tuple[str, ...]:
@@ -89,6 +92,8 @@ def facts_of(record: InterruptRecord, notice: InterruptNotice) -> MessageFacts:
         decided_action=decided_action,
         decided_by=decided_by,
         decided_at=record.resolved_at,
+        bound_action=action_line(data) if record.kind == "approval" else "",
+        changes=change_lines(data) if record.kind == "approval" else (),
     )
 
 

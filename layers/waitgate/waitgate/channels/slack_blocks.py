@@ -58,6 +58,8 @@ def message_blocks(facts: MessageFacts) -> list[Block]:
     ]
     if facts.description:
         blocks.append({"type": "section", "text": _mrkdwn(_fitted(facts.description, _SECTION_LIMIT))})
+    if facts.bound_action:
+        blocks.append(_section(_action_text(facts)))
     blocks.append({"type": "context", "elements": [_mrkdwn(_where(facts))]})
     if facts.status != "pending":
         blocks.append(_section(f"*{_escaped(outcome_line(facts))}*"))
@@ -66,6 +68,14 @@ def message_blocks(facts: MessageFacts) -> list[Block]:
     blocks.append({"type": "actions", "block_id": "waitgate-decision", "elements": _buttons(facts)})
     blocks.append({"type": "context", "elements": [_mrkdwn(_link_note(facts))]})
     return blocks
+
+
+def _action_text(facts: MessageFacts) -> str:
+    """*Action:* the action; *Changes:* one bullet per change (the page has the diff table)."""
+    text = f"*Action:* {_escaped(facts.bound_action)}"
+    if facts.changes:
+        text += "\n*Changes:*\n" + "\n".join(f"• {_escaped(line)}" for line in facts.changes)
+    return text
 
 
 def _link_note(facts: MessageFacts) -> str:

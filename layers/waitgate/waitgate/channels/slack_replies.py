@@ -27,6 +27,8 @@ _BY_CODE = {
     "interrupt_expired": "This request is no longer open (its deadline passed or its run ended); "
     "nothing was recorded.",
     "forbidden": "You are not among the approvers of this request; nothing was recorded.",
+    "self_approval_refused": "You asked for this approval, so someone else must decide it; "
+    "nothing was recorded.",
     "not_found": "This request no longer exists; nothing was recorded.",
     "unavailable": "waitgate is busy right now; nothing was recorded. Press the button again in a moment.",
     "outcome_unknown": "waitgate could not confirm that your click was recorded. In a moment the message "

@@ -10,6 +10,7 @@ from datetime import datetime
 from html import escape
 from typing import Any
 
+from waitgate.page.action_view import action_section
 from waitgate.page.readable import readable
 from waitgate.page.times import moment_html
 
@@ -124,7 +125,7 @@ def asks_section(asks: tuple[dict[str, Any], ...], now: datetime | None) -> str:
 
 def approval_details(data: dict[str, Any]) -> str:
     """The machine's assessment, the criteria and the artifact (the description is under the title)."""
-    parts = [_assessment(data)]
+    parts = [_assessment(data), action_section(data)]
     criteria = (
         [c for c in data.get("criteria", []) if isinstance(c, str)]
         if isinstance(data.get("criteria"), list)

@@ -242,6 +242,8 @@ def error_page(status: int, code: str = "", detail: str = "") -> RenderedPage:
     heading, advice = ERRORS.get(status, ("Something went wrong", "Try again in a moment."))
     if code in CORRECTABLE:
         heading, advice = "Your answer was not accepted", f"{detail} Go back, correct it and send it again."
+    elif code == "self_approval_refused":
+        heading, advice = "Someone else must decide this", f"{detail} You asked for it; nothing was recorded."
     elif code in {"forbidden", "already_voted"} and detail:
         heading, advice = (heading if code == "forbidden" else "You already answered"), detail
     main = f'<h1>{escape(heading)}</h1>\n<p class="notice gone">{escape(advice)}</p>'

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, JsonValue, field_validator
+from pydantic import BaseModel, Field, JsonValue, field_validator, model_validator
 
+from waitgate.payloads.action_fingerprint import action_fingerprint
 from waitgate.payloads.primitives import (
     MODEL_CONFIG,
     Id200,
     JsonObject,
+    JsonPointer,
     JsonSchemaObject,
     NonEmptyStr,
     Omittable,
@@ -23,6 +25,52 @@ from waitgate.payloads.primitives import (
 
 class _Closed(BaseModel):
     model_config = MODEL_CONFIG
+
+
+class BoundAction(_Closed):
+    """What an approval allows to be done (`data.action`): its fingerprint binds the decision."""
+
+    name: NonEmptyStr
+    args: JsonObject
+    target: Omittable[NonEmptyStr] = None
+
+    @model_validator(mode="after")
+    def _has_a_fingerprint(self) -> BoundAction:
+        action_fingerprint(self.as_json())
+        return self
+
+    def as_json(self) -> JsonObject:
+        """`{name, args, target?}` as it is fingerprinted and returned in the decision."""
+        action: JsonObject = {"name": self.name, "args": self.args}
+        if self.target is not None:
+            action["target"] = self.target
+        return action
+
+
+class PatchOperation(_Closed):
+    """One RFC 6902 operation: `value` for add, replace and test; `from` for move and copy."""
+
+    op: Literal["add", "remove", "replace", "move", "copy", "test"]
+    path: JsonPointer
+    value: JsonValue = None
+    from_: Omittable[JsonPointer] = Field(default=None, alias="from")
+
+    @model_validator(mode="after")
+    def _operation_has_its_members(self) -> PatchOperation:
+        needs_value = self.op in ("add", "replace", "test")
+        if needs_value != ("value" in self.model_fields_set):
+            raise ValueError(f"op {self.op!r} {'needs' if needs_value else 'takes no'} value")
+        needs_from = self.op in ("move", "copy")
+        if needs_from != (self.from_ is not None):
+            raise ValueError(f"op {self.op!r} {'needs' if needs_from else 'takes no'} from")
+        return self
+
+
+class BeforeAfter(_Closed):
+    """What the action changes, as the state before and after it."""
+
+    before: JsonValue
+    after: JsonValue
 
 
 class ApprovalData(_Closed):
@@ -42,6 +90,10 @@ class ApprovalData(_Closed):
     criteria: Omittable[StrList] = None
     auto_score: Omittable[float] = None
     reasons: Omittable[StrList] = None
+    action: Omittable[BoundAction] = None
+    changes: Omittable[list[PatchOperation] | BeforeAfter] = None
+    requested_by: Omittable[NonEmptyStr] = None
+    allow_self_approval: bool = False
 
 
 class ClarificationQuestion(_Closed):

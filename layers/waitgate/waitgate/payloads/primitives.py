@@ -67,6 +67,7 @@ JsonInt = Annotated[int, BeforeValidator(_integral_float)]
 PositiveInt = Annotated[int, BeforeValidator(_integral_float), Field(ge=1)]
 NonEmptyStr = Annotated[str, StringConstraints(min_length=1)]
 Id200 = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+JsonPointer = Annotated[str, StringConstraints(pattern=r"^(?:/(?:[^~/]|~[01])*)*$")]  # RFC 6901
 QuestionId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
 Probability = Annotated[float, Field(ge=0, le=1)]
 StrList = list[NonEmptyStr]
@@ -81,6 +82,7 @@ __all__ = [
     "Id200",
     "JsonInt",
     "JsonObject",
+    "JsonPointer",
     "JsonSchemaObject",
     "NonEmptyStr",
     "Omittable",

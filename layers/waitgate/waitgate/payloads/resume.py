@@ -15,7 +15,7 @@ from pydantic import AfterValidator, BaseModel, JsonValue, ValidationError, mode
 from pydantic_core import PydanticCustomError
 
 from waitgate.errors import ValidationFailedError
-from waitgate.payloads.data import ClarificationQuestion
+from waitgate.payloads.data import BoundAction, ClarificationQuestion
 from waitgate.payloads.error_detail import describe, first_path
 from waitgate.payloads.primitives import MODEL_CONFIG, ApprovalAction, Omittable
 from waitgate.payloads.schema_cache import validate_against_schema
@@ -71,6 +71,7 @@ class ApprovalResume(BaseModel):
     feedback: Omittable[str] = None
     refine_feedback: Omittable[RefineFeedback] = None
     edited_artifact_data: JsonValue = None
+    edited_action: Omittable[BoundAction] = None  # edit-accept of an action-bound approval
     decided_at: Rfc3339
     decided_by: Omittable[str] = None
 
@@ -78,10 +79,16 @@ class ApprovalResume(BaseModel):
     def _action_needs_its_fields(self) -> ApprovalResume:
         if self.action == "refine" and self.refine_feedback is None:
             raise _rule("refineFeedback", "action 'refine' needs refineFeedback")
-        if self.action == "edit-accept" and (
-            "edited_artifact_data" not in self.model_fields_set or self.edited_artifact_data is None
+        if self.edited_action is not None and self.action != "edit-accept":
+            raise _rule("editedAction", "only action 'edit-accept' takes editedAction")
+        if (
+            self.action == "edit-accept"
+            and self.edited_action is None
+            and ("edited_artifact_data" not in self.model_fields_set or self.edited_artifact_data is None)
         ):
-            raise _rule("editedArtifactData", "action 'edit-accept' needs editedArtifactData")
+            raise _rule(
+                "editedArtifactData", "action 'edit-accept' needs editedArtifactData (or editedAction)"
+            )
         if self.action == "ask" and not (self.feedback or "").strip():
             raise _rule("feedback", "action 'ask' needs feedback: the question to ask")
         return self

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from waitgate.approval.action_binding import bound_members, decision_of
 from waitgate.payloads import (
     ClarificationData,
     parse_approval_resume,
@@ -21,7 +22,10 @@ def validated_resume(record: InterruptRecord, raw: Any, caller: Caller) -> Any:
     conversation.exchange: the outcomeSchema; every kind: a declared resumeSchema.
     external-event, custom, low-confidence and conversation start/close take any JSON value.
     """
-    return resume_for(record.kind, record.payload, raw, caller.principal)
+    value = resume_for(record.kind, record.payload, raw, caller.principal)
+    if record.kind == "approval" and "boundAction" in value:
+        value["decisionOf"] = decision_of(record.run.run_id, record.node_id, record.interrupt_id)
+    return value
 
 
 def resume_for(kind: str, payload: JSONObject, raw: Any, principal: str) -> Any:
@@ -51,4 +55,4 @@ def _approval(payload: JSONObject, raw: Any, principal: str) -> JSONObject:
     value.setdefault("decidedBy", principal)
     if "resumeSchema" in payload:
         validate_against_schema(value, payload["resumeSchema"], "resumeValue")
-    return value
+    return value | bound_members(payload["data"], value)  # the host's members, after the caller's schema

@@ -21,6 +21,7 @@ Guide: docs/sdk.md.
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.sdk.api_errors import (
     AlreadyVoted,
+    DecisionAlreadyConsumed,
     Forbidden,
     IdempotencyKeyInFlight,
     IdempotencyKeyReused,
@@ -32,6 +33,7 @@ from waitgate.sdk.api_errors import (
     OutcomeUnknown,
     PayloadTooLarge,
     RateLimited,
+    SelfApprovalRefused,
     TaskGone,
     Unauthorized,
     Unavailable,
@@ -79,6 +81,7 @@ __all__ = [
     "ConversationExchange",
     "ConversationStart",
     "Custom",
+    "DecisionAlreadyConsumed",
     "Escalation",
     "EscalationStep",
     "ExternalEvent",
@@ -105,6 +108,7 @@ __all__ = [
     "ResolveWith",
     "ResumeValueError",
     "RetryPolicy",
+    "SelfApprovalRefused",
     "TaskGone",
     "TokenInspection",
     "Unauthorized",

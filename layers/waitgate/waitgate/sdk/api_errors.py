@@ -55,6 +55,12 @@ class Forbidden(WaitgateApiError):
     code_name = "forbidden"
 
 
+class SelfApprovalRefused(Forbidden):
+    """403: the requester of an approval voted on it (docs/approvals.md, "Separation of duties")."""
+
+    code_name = "self_approval_refused"
+
+
 class NotFound(WaitgateApiError):
     code_name = "not_found"
 
@@ -65,6 +71,12 @@ class InterruptAlreadyResolved(WaitgateApiError):
 
 class AlreadyVoted(WaitgateApiError):
     code_name = "already_voted"
+
+
+class DecisionAlreadyConsumed(WaitgateApiError):
+    """409: the decision was consumed before; its action must not be done again."""
+
+    code_name = "decision_already_consumed"
 
 
 class IdempotencyKeyInFlight(WaitgateApiError):
@@ -126,9 +138,11 @@ ERROR_BY_CODE: Mapping[str, type[WaitgateApiError]] = {
         Unauthorized,
         InterruptTokenInvalid,
         Forbidden,
+        SelfApprovalRefused,
         NotFound,
         InterruptAlreadyResolved,
         AlreadyVoted,
+        DecisionAlreadyConsumed,
         IdempotencyKeyInFlight,
         TaskGone,
         InterruptExpired,

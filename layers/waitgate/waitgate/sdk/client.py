@@ -1,5 +1,5 @@
-"""A client for waitgate's HTTP API (stdlib only): resolve, inspect, mint, runs, events, the inbox
-(`pending`, `decided`), capabilities.
+"""A client for waitgate's HTTP API: resolve, inspect, mint, consume (an action-bound decision, once),
+runs, events, the inbox (`pending`, `decided`), capabilities.
 
     client = WaitgateClient("https://api.example.com", token_provider=lambda: my_jwt())
     client.resolve_by_run("release-42", "Approve", {"action": "accept", "decidedAt": now})
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from waitgate.sdk.decisions import ApprovalDecision
 from waitgate.sdk.transport import Answer, RetryPolicy, Transport
 
 IDEMPOTENCY_KEY = "Idempotency-Key"
@@ -104,6 +105,21 @@ class WaitgateClient:
         path = f"/runs/{_segment(run_id)}/interrupts/{_segment(node_id)}"
         answer = self._post(path, {"resumeValue": resume_value}, idempotency_key, authorized=True)
         return Resolution.of(answer)
+
+    def consume(self, decision: ApprovalDecision) -> dict[str, Any]:
+        """POST /runs/{runId}/interrupts/{nodeId}/consume (scope approvals:respond): spend an accepted,
+        action-bound decision once, just before doing its action. The first consume returns its
+        receipt `{runId, nodeId, interruptId, actionFingerprint, consumedBy, consumedAt}`; any later
+        one raises `DecisionAlreadyConsumed` (a retried step must not do the action again); a
+        decision that is not accepted and bound to an action raises `ValueError`, sending nothing."""
+        where, fingerprint = decision.decision_of, decision.action_fingerprint
+        if not decision.accepted or where is None or fingerprint is None:
+            raise ValueError("only an accepted, action-bound decision (data.action) can be consumed")
+        path = f"/runs/{_segment(where.run_id)}/interrupts/{_segment(where.node_id)}/consume"
+        body = {"interruptId": where.interrupt_id, "actionFingerprint": fingerprint}
+        # one Idempotency-Key for the call: a retry of a lost answer gets its receipt, not a 409
+        receipt: dict[str, Any] = self._post(path, body, None, authorized=True).body
+        return receipt
 
     def inspect_by_token(self, token_or_link: str) -> TokenInspection:
         """GET /interrupts/{token}: the payload, and the link's run, node, status and expiry."""

@@ -10,6 +10,8 @@ the ones they read; a value that is not a resume value of the kind raises `Resum
 
 from __future__ import annotations
 
+import hmac
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal, TypeVar
 
@@ -18,6 +20,7 @@ from pydantic import ValidationError as PydanticValidationError
 from pydantic.alias_generators import to_camel
 
 from waitgate.payloads import ApprovalAction
+from waitgate.payloads.action_fingerprint import NotCanonicalizableError, action_fingerprint
 from waitgate.payloads.error_detail import describe
 
 _R = TypeVar("_R", bound="_Reader")
@@ -68,8 +71,19 @@ class Vote(_Reader):
     feedback: str | None = None
 
 
+class DecisionOf(_Reader):
+    """Where an action-bound decision was made: what `WaitgateClient.consume` spends once."""
+
+    run_id: str
+    node_id: str
+    interrupt_id: str
+
+
 class ApprovalDecision(_Reader):
-    """An approval's resume value: the deciding vote's members plus every vote (`votes`)."""
+    """An approval's resume value: the deciding vote's members plus every vote (`votes`).
+
+    For an action-bound approval (`data.action`), `bound_action` is the action decided on (the
+    requested one, or the edited one of an edit-accept) and `action_fingerprint` its fingerprint."""
 
     action: ApprovalAction
     decided_at: datetime
@@ -78,6 +92,20 @@ class ApprovalDecision(_Reader):
     refine_feedback: Refinement | None = None
     edited_artifact_data: JsonValue = None
     votes: tuple[Vote, ...] = ()
+    bound_action: dict[str, JsonValue] | None = None
+    action_fingerprint: str | None = None
+    decision_of: DecisionOf | None = None
+
+    def authorizes(self, action: Mapping[str, Any]) -> bool:
+        """True only when this decision accepts exactly `action` (`{name, args, target?}`): the
+        approved action, or the edited one of an edit-accept; any other action, a decision that
+        did not accept, or one not bound to an action authorizes nothing (fails closed)."""
+        if not self.accepted or self.action_fingerprint is None:
+            return False
+        try:
+            return hmac.compare_digest(action_fingerprint(dict(action)), self.action_fingerprint)
+        except (NotCanonicalizableError, TypeError):
+            return False
 
     @property
     def accepted(self) -> bool:

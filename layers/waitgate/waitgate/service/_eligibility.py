@@ -7,6 +7,7 @@ from datetime import datetime
 
 from waitgate.approval import EligibilityRecord, Memberships
 from waitgate.approval.approver_config import ApprovalConfig, answerer_fields, eligibility_for, refs_for
+from waitgate.approval.separation_of_duties import check_not_own_request
 from waitgate.errors import ForbiddenError
 from waitgate.escalation.escalation_steps import added_approvers
 from waitgate.ports import Directory
@@ -32,7 +33,9 @@ def eligibility_of(
     if refs.groups or refs.roles:
         memberships = directory.memberships(record.run.tenant_id, principal, refs.groups, refs.roles)
     if record.kind == "approval":
-        return eligibility_for(fields, added, principal, memberships, config, now)
+        eligibility = eligibility_for(fields, added, principal, memberships, config, now)
+        check_not_own_request(record.data, eligibility)  # after eligibility: 403 forbidden first
+        return eligibility
     try:
         eligibility_for(fields, added, principal, memberships, config, now)
     except ForbiddenError:

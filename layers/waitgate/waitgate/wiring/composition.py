@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         Telemetry,
         Workflow,
     )
+    from waitgate.service.consume_decision import ConsumeDependencies
     from waitgate.service.deliver_resolution import DeliveryDependencies
     from waitgate.service.list_interrupts import InboxDependencies
     from waitgate.service.mint_token import LinkSettings, MintDependencies
@@ -183,6 +184,14 @@ def mint_dependencies() -> MintDependencies:
     from waitgate.service.mint_token import MintDependencies
 
     return MintDependencies(store=store(), keyring=keyring(), clock=SystemClock(), links=link_settings())
+
+
+def consume_dependencies() -> ConsumeDependencies:
+    from waitgate.adapters.dynamodb_consumed_decisions import DynamoDbConsumedDecisions
+    from waitgate.service.consume_decision import ConsumeDependencies
+
+    consumed = DynamoDbConsumedDecisions(aws_client("dynamodb"), settings().table_name)
+    return ConsumeDependencies(store=store(), consumed=consumed, clock=SystemClock())
 
 
 def decision_dependencies() -> DecisionDependencies:

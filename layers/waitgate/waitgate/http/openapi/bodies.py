@@ -90,6 +90,28 @@ class MintRequest(BaseModel):
     )
 
 
+class ConsumeRequest(BaseModel):
+    model_config = CLOSED
+
+    interrupt_id: str = Field(
+        alias="interruptId", min_length=1, description="The decision's `decisionOf.interruptId`."
+    )
+    action_fingerprint: str = Field(
+        alias="actionFingerprint", min_length=1, description="The decision's fingerprint."
+    )
+
+
+class ConsumeReceipt(BaseModel):
+    model_config = CLOSED
+
+    run_id: str = Field(alias="runId")
+    node_id: str = Field(alias="nodeId")
+    interrupt_id: str = Field(alias="interruptId")
+    action_fingerprint: str = Field(alias="actionFingerprint")
+    consumed_by: str = Field(alias="consumedBy")
+    consumed_at: str = Field(alias="consumedAt")
+
+
 class MintedLink(BaseModel):
     model_config = CLOSED
 
@@ -284,6 +306,8 @@ MODELS: tuple[type[BaseModel], ...] = (
     ResolveAnswer,
     MintRequest,
     MintedLink,
+    ConsumeRequest,
+    ConsumeReceipt,
     RunSnapshot,
     RunEventsPage,
     InterruptList,

@@ -82,6 +82,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             *BODY,
             *GATEWAY,
             e.ForbiddenError,
+            e.SelfApprovalRefusedError,
             e.NotFoundError,
             *STATE,
             e.IdempotencyKeyReusedError,
@@ -192,6 +193,7 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
             *refusals(
                 *BODY,
                 *TOKEN_REFUSALS,
+                e.SelfApprovalRefusedError,
                 *STATE,
                 e.IdempotencyKeyReusedError,
                 *WRITES,
@@ -247,6 +249,26 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         body="MintRequest",
         keyed=True,
         tags=("signed links",),
+    ),
+    Operation(
+        "consumeDecision",
+        "post",
+        NODE_PATH + "/consume",
+        "Spend an action-bound decision once, before doing its action (docs/approvals.md)",
+        (
+            Reply(201, "The first consume: its receipt.", "ConsumeReceipt"),
+            *refusals(
+                *BODY,
+                *GATEWAY,
+                e.ForbiddenError,
+                e.NotFoundError,
+                e.DecisionAlreadyConsumedError,
+                *AWS,
+            ),
+        ),
+        scope="approvals:respond",
+        body="ConsumeRequest",
+        tags=("interrupts",),
     ),
     Operation(
         "getRun",
