@@ -121,21 +121,3 @@ def test_another_tenants_caller_finds_nothing_and_a_caller_without_the_scope_ask
     with pytest.raises(ForbiddenError):
         ask(approval("k9"), reader, deps)
     assert len(world.store.interrupts) == 1
-
-
-def test_an_approval_asked_through_the_api_names_its_caller_as_requester_who_cannot_decide_it() -> None:
-    from waitgate.errors import SelfApprovalRefusedError
-    from waitgate.service.resolve_interrupt import ResolveCommand, resolve_interrupt
-
-    world, deps = agent_world()
-    # When agent-7 asks for an approval it is itself listed on, and another names its requester
-    view = ask(approval(approversList=["alice", "agent-7"]), AGENT, deps)
-    named = ask(approval("k2", requestedBy="carol"), AGENT, deps)
-    run = RunRef("acme", view["runId"])
-    # Then the caller is the requester unless the data names one
-    assert world.interrupt(AGENT_NODE, run).data["requestedBy"] == "agent-7"
-    assert world.interrupt(AGENT_NODE, RunRef("acme", named["runId"])).data["requestedBy"] == "carol"
-    # And agent-7's own vote is refused
-    command = ResolveCommand(run=run, node_id=AGENT_NODE, resume_value=ACCEPT, caller=AGENT)
-    with pytest.raises(SelfApprovalRefusedError):
-        resolve_interrupt(command, world.resolving())

@@ -63,14 +63,9 @@ def run_id_of(digest: str) -> str:
     return RUN_PREFIX + digest
 
 
-def payload_of(ask: AgentAsk, digest: str, requester: str | None = None) -> JSONObject:
-    """The interrupt payload the ask becomes (checked by the same schemas as a workflow's). An
-    approval names its requester, the caller, unless its data names one (`requestedBy`): by default
-    they cannot decide it (docs/approvals.md, "Separation of duties")."""
-    data = dict(ask.data)
-    if ask.kind == "approval" and requester is not None:
-        data.setdefault("requestedBy", requester)
-    payload: JSONObject = {"kind": ask.kind, "key": RUN_PREFIX + digest, "data": data}
+def payload_of(ask: AgentAsk, digest: str) -> JSONObject:
+    """The interrupt payload the ask becomes (checked by the same schemas as a workflow's)."""
+    payload: JSONObject = {"kind": ask.kind, "key": RUN_PREFIX + digest, "data": dict(ask.data)}
     payload.update(ask.options)
     return payload
 
