@@ -23,6 +23,10 @@ class DurableRunnerError(RuntimeError):
     """The runner did not come up."""
 
 
+class DurableRunnerExitedError(DurableRunnerError):
+    """The runner ended while starting (its port taken since it was found free, among other causes)."""
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
@@ -67,7 +71,7 @@ class DurableRunner:
         while time.monotonic() < deadline:
             assert self._process is not None
             if self._process.poll() is not None:
-                raise DurableRunnerError(f"dex-local-runner exited with {self._process.returncode}")
+                raise DurableRunnerExitedError(f"dex-local-runner exited with {self._process.returncode}")
             try:
                 with urllib.request.urlopen(f"{self.url}/health", timeout=1):  # noqa: S310 - 127.0.0.1
                     return

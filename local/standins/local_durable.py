@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 from local.patches import durable_checkpoints
 from local.patches.lambda_runtime import FunctionRegistry
 from local.standins.durable_endpoint import DurableEndpoint, DurableEndpointServer, DurableFunction
-from local.standins.durable_runner import DurableRunner, free_port
+from local.standins.durable_runner import DurableRunner, DurableRunnerExitedError, free_port
 from local.template.resources import StackContext
 
 if TYPE_CHECKING:
     from local.standins.pumps import Pump
 
 DEFAULT_RETENTION_DAYS = 14
+RUNNER_PORT_ATTEMPTS = 3  # a port found free can be taken before the runner binds it (any socket may)
 
 
 def function_key(logical_id: str) -> str:
@@ -30,11 +31,11 @@ def function_key(logical_id: str) -> str:
 
 class LocalDurable:
     def __init__(self, registry: FunctionRegistry, region: str, account_id: str) -> None:
-        runner_port = free_port()
-        self.endpoint = DurableEndpoint(f"http://127.0.0.1:{runner_port}", registry, {}, region, account_id)
+        # the runner's port is found when it starts (_start_runner), after the template's resources
+        self.endpoint = DurableEndpoint("http://127.0.0.1:0", registry, {}, region, account_id)
         self._server = DurableEndpointServer(self.endpoint)
         self._server.start()
-        self._runner = DurableRunner(runner_port, self._server.url, region)
+        self._runner = DurableRunner(0, self._server.url, region)
         self._region = region
 
     @property
@@ -50,7 +51,20 @@ class LocalDurable:
             retention = int(config.get("RetentionPeriodInDays", DEFAULT_RETENTION_DAYS))
             self.endpoint.functions[name] = DurableFunction(name, timeout, retention)
         durable_checkpoints.install(self.url, self._region)
-        self._runner.start()
+        self._start_runner()
+
+    def _start_runner(self) -> None:
+        """The runner on a port found free just now, and on another if that one was taken meanwhile:
+        the stack's resources take seconds to make, long enough for any socket to land on it."""
+        for attempt in range(1, RUNNER_PORT_ATTEMPTS + 1):
+            port = free_port()
+            self._runner.port, self.endpoint.runner_url = port, f"http://127.0.0.1:{port}"
+            try:
+                self._runner.start()
+                return
+            except DurableRunnerExitedError:
+                if attempt == RUNNER_PORT_ATTEMPTS:
+                    raise
 
     def description(self, context: StackContext) -> dict[str, Any]:
         """local.json's `durable`: the endpoint to start and read executions at, and the functions."""
