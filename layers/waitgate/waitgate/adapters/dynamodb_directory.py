@@ -2,6 +2,8 @@
 
 Items: `pk = TENANT#<tenant>#GROUP#<ref>` (or `#ROLE#<ref>`), `sk = MEMBER#<principal>`. Reading a
 principal's memberships is one BatchGetItem of exactly the keys that would exist if it were a member.
+Delegations: `pk = TENANT#<tenant>#DELEGATE#<delegate>`, `sk = FROM#<delegator>`, with `until` (RFC
+3339, absent: until ended) and `kinds`; reading who a voter decides for is one Query of their pk.
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from typing import Any, Literal
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, is_transient
 from waitgate.approval import Memberships
+from waitgate.approval.delegation import Delegation
+from waitgate.approval.eligibility import rfc3339
 from waitgate.errors import TemporarilyUnavailableError
 
 Client = Any  # a boto3 DynamoDB client
 RefKind = Literal["group", "role"]
 BATCH_LIMIT = 100  # BatchGetItem's own limit of keys per call
 MEMBER_PREFIX = "MEMBER#"
+FROM_PREFIX = "FROM#"
 
 
 def ref_pk(tenant_id: str, kind: RefKind, ref: str) -> str:
@@ -26,6 +31,10 @@ def ref_pk(tenant_id: str, kind: RefKind, ref: str) -> str:
 
 def member_sk(principal: str) -> str:
     return f"{MEMBER_PREFIX}{principal}"
+
+
+def delegate_pk(tenant_id: str, delegate: str) -> str:
+    return f"TENANT#{tenant_id}#DELEGATE#{delegate}"
 
 
 class DynamoDbDirectory:
@@ -73,7 +82,7 @@ class DynamoDbDirectory:
             refKind={"S": kind},
             ref={"S": ref},
             principal={"S": principal},
-            addedAt={"S": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")},
+            addedAt={"S": _now()},
         )
         self._call(self._client.put_item, TableName=self._table, Item=item)
 
@@ -81,6 +90,48 @@ class DynamoDbDirectory:
         """Revoke a membership (idempotent); votes already recorded keep their eligibility record."""
         key = _key(ref_pk(tenant_id, kind, ref), member_sk(principal))
         self._call(self._client.delete_item, TableName=self._table, Key=key)
+
+    def delegate(self, tenant_id: str, delegation: Delegation) -> None:
+        """Record (or replace) who decides for whom, until when, for which kinds."""
+        item = _key(delegate_pk(tenant_id, delegation.delegate), FROM_PREFIX + delegation.delegator)
+        item.update(
+            tenantId={"S": tenant_id},
+            delegator={"S": delegation.delegator},
+            delegate={"S": delegation.delegate},
+            kinds={"SS": sorted(delegation.kinds)},
+            addedAt={"S": _now()},
+        )
+        if delegation.until is not None:
+            item["until"] = {"S": rfc3339(delegation.until)}
+        self._call(self._client.put_item, TableName=self._table, Item=item)
+
+    def undelegate(self, tenant_id: str, delegator: str, delegate: str) -> bool:
+        """End a delegation; False when there was none."""
+        answer = self._call(
+            self._client.delete_item,
+            TableName=self._table,
+            Key=_key(delegate_pk(tenant_id, delegate), FROM_PREFIX + delegator),
+            ReturnValues="ALL_OLD",
+        )
+        return "Attributes" in answer
+
+    def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
+        arguments: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :from)",
+            "ExpressionAttributeValues": {
+                ":pk": {"S": delegate_pk(tenant_id, delegate)},
+                ":from": {"S": FROM_PREFIX},
+            },
+            "ConsistentRead": True,
+        }
+        found: list[Delegation] = []
+        while True:
+            page = self._call(self._client.query, **arguments)
+            found.extend(_delegation(item) for item in page["Items"])
+            if "LastEvaluatedKey" not in page:
+                return tuple(found)
+            arguments["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def _batch_get(self, keys: list[dict[str, Any]]) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = []
@@ -100,6 +151,20 @@ class DynamoDbDirectory:
             return operation(**arguments)
         except AWS_CALL_ERRORS as error:
             raise _translate(error) from error
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _delegation(item: dict[str, Any]) -> Delegation:
+    until = item.get("until", {}).get("S")
+    return Delegation(
+        delegator=item["delegator"]["S"],
+        delegate=item["delegate"]["S"],
+        until=datetime.fromisoformat(until) if until else None,
+        kinds=frozenset(item["kinds"]["SS"]),
+    )
 
 
 def _key(pk: str, sk: str) -> dict[str, Any]:
