@@ -406,9 +406,13 @@ class MemoryDirectory:
     def delegate(self, tenant_id: str, delegation: Delegation) -> None:
         self._delegations[(tenant_id, delegation.delegate, delegation.delegator)] = delegation
 
+    def undelegate(self, tenant_id: str, delegator: str, delegate: str) -> bool:
+        return self._delegations.pop((tenant_id, delegate, delegator), None) is not None
+
     def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
         self.reads += 1
-        return tuple(d for (t, to, _), d in self._delegations.items() if (t, to) == (tenant_id, delegate))
+        found = [d for (t, to, _), d in self._delegations.items() if (t, to) == (tenant_id, delegate)]
+        return tuple(sorted(found, key=lambda d: d.delegator))
 
     def _of(self, tenant_id: str, kind: RefKind, ref: str) -> set[str]:
         return self._members.get((tenant_id, kind, ref), set())
