@@ -94,9 +94,10 @@ def run_directory(arguments: argparse.Namespace) -> int:
     contact point that is not one is ValidationFailedError."""
     if arguments.directory_action in CONTACT_ACTIONS:
         return _run_contacts(arguments)
-    directory = DynamoDbDirectory(*_table(arguments))
     if arguments.directory_action in DELEGATION_ACTIONS:
-        return run_delegation(arguments, directory)
+        client, table = _table(arguments)
+        return run_delegation(arguments, DynamoDbDirectory(client, table, _events_table(arguments)))
+    directory = DynamoDbDirectory(*_table(arguments))
     kind: RefKind = "group" if arguments.group else "role"
     ref = arguments.group or arguments.role
     if arguments.directory_action == "add-member":
@@ -134,6 +135,13 @@ def _changed(given: str | None, earlier: str | None, check: Any) -> str | None:
     if given is None:
         return earlier
     return str(check(given)) if given.strip() else None
+
+
+def _events_table(arguments: argparse.Namespace) -> str | None:
+    """Where a delegation's event goes: the local stack's InterruptsTable, or --events-table."""
+    if arguments.table:
+        return getattr(arguments, "events_table", None)
+    return str(running_stack_description(StateDir.from_environment())["tableNames"]["InterruptsTable"])
 
 
 def _table(arguments: argparse.Namespace) -> tuple[Any, str]:

@@ -30,6 +30,10 @@ def add_delegation_arguments(action: str, parser: Any) -> None:
     if action != "delegations":
         parser.add_argument("--from", dest="delegator", required=True, help="who is away (JWT sub)")
     parser.add_argument("--to", dest="delegate", required=True, help="who decides for them (JWT sub)")
+    if action != "delegations":
+        parser.add_argument(
+            "--events-table", help="with --table: the InterruptsTable, where the delegation's event goes"
+        )
     if action == "delegate":
         parser.add_argument("--until", help="RFC 3339, like 2026-12-24T00:00:00Z (default: until ended)")
         parser.add_argument(

@@ -4,10 +4,14 @@ Items: `pk = TENANT#<tenant>#GROUP#<ref>` (or `#ROLE#<ref>`), `sk = MEMBER#<prin
 principal's memberships is one BatchGetItem of exactly the keys that would exist if it were a member.
 Delegations: `pk = TENANT#<tenant>#DELEGATE#<delegate>`, `sk = FROM#<delegator>`, with `until` (RFC
 3339, absent: until ended) and `kinds`; reading who a voter decides for is one Query of their pk.
+With `events_table` (the interrupts table), granting or ending one is also an event of the tenant's
+directory log (`pk = RUN#<tenant>#directory`, `delegation.granted` / `delegation.ended`), written in
+the same transaction, where the table stream's ledger reader sees it (docs/ledger.md).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -37,10 +41,14 @@ def delegate_pk(tenant_id: str, delegate: str) -> str:
     return f"TENANT#{tenant_id}#DELEGATE#{delegate}"
 
 
+DIRECTORY_LOG = "directory"  # the run id of a tenant's directory log in the interrupts table
+
+
 class DynamoDbDirectory:
-    def __init__(self, client: Client, table_name: str) -> None:
+    def __init__(self, client: Client, table_name: str, events_table: str | None = None) -> None:
         self._client = client
         self._table = table_name
+        self._events_table = events_table
 
     def memberships(
         self, tenant_id: str, principal: str, groups: Sequence[str], roles: Sequence[str]
@@ -103,17 +111,57 @@ class DynamoDbDirectory:
         )
         if delegation.until is not None:
             item["until"] = {"S": rfc3339(delegation.until)}
-        self._call(self._client.put_item, TableName=self._table, Item=item)
+        if self._events_table is None:
+            self._call(self._client.put_item, TableName=self._table, Item=item)
+            return
+        put = {"Put": {"TableName": self._table, "Item": item}}
+        self._transact(put, tenant_id, "delegation.granted", _facts(delegation))
 
     def undelegate(self, tenant_id: str, delegator: str, delegate: str) -> bool:
         """End a delegation; False when there was none."""
-        answer = self._call(
-            self._client.delete_item,
-            TableName=self._table,
-            Key=_key(delegate_pk(tenant_id, delegate), FROM_PREFIX + delegator),
-            ReturnValues="ALL_OLD",
-        )
-        return "Attributes" in answer
+        key = _key(delegate_pk(tenant_id, delegate), FROM_PREFIX + delegator)
+        if self._events_table is None:
+            answer = self._call(
+                self._client.delete_item, TableName=self._table, Key=key, ReturnValues="ALL_OLD"
+            )
+            return "Attributes" in answer
+        delete = {
+            "Delete": {"TableName": self._table, "Key": key, "ConditionExpression": "attribute_exists(pk)"}
+        }
+        try:
+            self._transact(
+                delete, tenant_id, "delegation.ended", {"delegator": delegator, "delegate": delegate}
+            )
+        except self._client.exceptions.TransactionCanceledException as error:
+            reasons = error.response.get("CancellationReasons", [])
+            if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+                return False
+            raise
+        return True
+
+    def _transact(
+        self, change: dict[str, Any], tenant_id: str, event_type: str, facts: dict[str, Any]
+    ) -> None:
+        """The directory's change and its event, in one transaction (the event's seq: its microsecond)."""
+        moment = datetime.now(UTC)
+        seq = int(moment.timestamp() * 1_000_000)
+        event = {
+            "pk": {"S": f"RUN#{tenant_id}#{DIRECTORY_LOG}"},
+            "sk": {"S": f"EVT#{seq:012d}"},
+            "seq": {"N": str(seq)},
+            "type": {"S": event_type},
+            "time": {"S": rfc3339(moment)},
+            "payload": {"S": json.dumps({**facts, "via": "directory"}, sort_keys=True)},
+            "mode": {"S": "updates"},
+        }
+        put_event = {
+            "Put": {
+                "TableName": self._events_table,
+                "Item": event,
+                "ConditionExpression": "attribute_not_exists(pk)",
+            }
+        }
+        self._call(self._client.transact_write_items, TransactItems=[change, put_event])
 
     def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
         arguments: dict[str, Any] = {
@@ -155,6 +203,16 @@ class DynamoDbDirectory:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _facts(delegation: Delegation) -> dict[str, Any]:
+    until = rfc3339(delegation.until) if delegation.until is not None else None
+    return {
+        "delegator": delegation.delegator,
+        "delegate": delegation.delegate,
+        "until": until,
+        "kinds": sorted(delegation.kinds),
+    }
 
 
 def _delegation(item: dict[str, Any]) -> Delegation:
