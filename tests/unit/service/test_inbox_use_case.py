@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from tests.fakes.memory import MemoryInbox
 from tests.unit.service.world import ACCEPT, APPROVAL, CUSTOM, World, with_data
 from waitgate.approval.approver_config import ApprovalConfig
+from waitgate.approval.delegation import Delegation
 from waitgate.errors import ForbiddenError, ValidationFailedError
 from waitgate.run.identity import Caller
 from waitgate.run.records import RunRef
@@ -303,3 +305,17 @@ def test_a_cursor_of_a_rotated_out_key_no_longer_opens_and_of_a_kept_one_does(wo
     world.keyring = Keyring("k2", {"k2": world.keyring.key_for("k2") or b""})
     with pytest.raises(ValidationFailedError):
         listed(world, caller("alice"), limit="1", cursor=given)
+
+
+def test_a_delegate_sees_the_approvals_of_whom_they_decide_for_while_it_holds(world: World) -> None:
+    # Given alice delegating to bob for an hour, one approval for alice's group and one for ben's role
+    until = world.clock.now() + timedelta(hours=1)
+    world.directory.delegate("default", Delegation("alice", "bob", until=until))
+    ask(world, "by-group", with_data(APPROVAL, approverGroupRefs=["release-managers"]))
+    ask(world, "by-role", with_data(APPROVAL, approverRoleRefs=["sre"]))
+    # Then bob's inbox lists alice's, saying he decides for her; not ben's
+    bob = listed(world, caller("bob"))
+    assert {i["runId"]: i["matchedBy"] for i in bob["items"]} == {"by-group": "delegate-of:alice"}
+    # And once it ended, nothing
+    world.clock.advance(hours=1)
+    assert listed(world, caller("bob"))["items"] == []
