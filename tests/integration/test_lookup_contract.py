@@ -14,9 +14,9 @@ from tests.fakes.memory import MemoryDirectory, MemoryRunIndex, MemoryStore
 from tests.integration.conftest import create_table_from_template
 from tests.integration.test_store_contract import RUN, first_change, interrupt
 from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
-from waitgate.approval.delegation import Delegation
 from waitgate.adapters.dynamodb_run_index import DynamoDbRunIndex
 from waitgate.adapters.dynamodb_store import DynamoDbStore
+from waitgate.approval.delegation import Delegation
 from waitgate.run.records import ExecutionLinkRef, GuardedItem, RunChange, RunRef, RunSnapshot
 
 

@@ -30,7 +30,7 @@ def test_it_holds_before_until_and_for_its_kinds_only() -> None:
         {"delegator": "", "delegate": "bob"},
         {"delegator": "alice", "delegate": "bob", "kinds": frozenset()},
         {"delegator": "alice", "delegate": "bob", "kinds": frozenset({"input"})},
-        {"delegator": "alice", "delegate": "bob", "until": datetime(2026, 12, 3)},  # noqa: DTZ001
+        {"delegator": "alice", "delegate": "bob", "until": datetime(2026, 12, 3)},
     ],
 )
 def test_a_delegation_that_is_not_one_is_refused(arguments: dict[str, object]) -> None:

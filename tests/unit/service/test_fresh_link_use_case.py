@@ -153,6 +153,7 @@ class UnreadableDirectory:
 
     def members(self, *args: Any) -> Any:
         raise TemporarilyUnavailableError("The directory is busy.")
+
     def delegations_to(self, *args: Any) -> Any:
         raise TemporarilyUnavailableError("The directory is busy.")
 

@@ -145,6 +145,7 @@ class UnavailableDirectory:
 
     def members(self, *_: Any) -> Any:
         raise TemporarilyUnavailableError("The directory is busy; retry the request.")
+
     def delegations_to(self, *_: Any) -> Any:
         raise TemporarilyUnavailableError("The directory is busy; retry the request.")
 
