@@ -18,6 +18,7 @@ from waitgate.approval.delegation import Delegation
 from waitgate.errors import ForbiddenError, ValidationFailedError
 from waitgate.run.identity import Caller
 from waitgate.run.records import RunRef
+from waitgate.service.inbox_item import open_item
 from waitgate.service.list_interrupts import InboxDependencies, InboxQuery, list_interrupts
 from waitgate.tokens import Keyring
 
@@ -316,6 +317,12 @@ def test_a_delegate_sees_the_approvals_of_whom_they_decide_for_while_it_holds(wo
     # Then bob's inbox lists alice's, saying he decides for her; not ben's
     bob = listed(world, caller("bob"))
     assert {i["runId"]: i["matchedBy"] for i in bob["items"]} == {"by-group": "delegate-of:alice"}
-    # And once it ended, nothing
+    # And he may open it in place, to decide it for her
+    run, config = RunRef("default", "by-group"), ApprovalConfig()
+    opened = open_item(run, "Gate", caller("bob"), world.store, world.directory, config, world.clock)
+    assert (opened.matched_by, opened.may_act) == ("delegate-of:alice", True)
+    # And once it ended, nothing, and opening it is refused
     world.clock.advance(hours=1)
     assert listed(world, caller("bob"))["items"] == []
+    with pytest.raises(ForbiddenError):
+        open_item(run, "Gate", caller("bob"), world.store, world.directory, config, world.clock)

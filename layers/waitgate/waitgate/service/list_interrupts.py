@@ -15,20 +15,19 @@ fewer than `limit` items (even none) while `next` says there is more: follow `ne
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Final, Literal
 
 from waitgate.approval import Memberships
 from waitgate.approval.approver_config import ApprovalConfig, NoDirectory
-from waitgate.approval.delegation import holding
 from waitgate.errors import ForbiddenError, NotFoundError, ValidationFailedError
 from waitgate.payloads.kinds import INTERRUPT_KINDS
 from waitgate.ports import Clock, Directory, Inbox
 from waitgate.run import inbox_items
 from waitgate.run.identity import Caller
-from waitgate.run.inbox_records import InboxFilter, PendingEntry
+from waitgate.run.inbox_records import InboxFilter
 from waitgate.run.query_integers import IntegerParameter
 from waitgate.run.records import RunRef
+from waitgate.service._delegates import delegated_matches
 from waitgate.tokens.cursors import open_cursor, seal_cursor
 from waitgate.tokens.keyring import KeySource
 
@@ -147,36 +146,10 @@ def _page(
         for entry in answerable
     ]
     unmatched = [entry for entry, matched in zip(answerable, own, strict=True) if matched is None]
-    delegated = _delegated(unmatched, caller, deps, now)
+    delegated = delegated_matches(unmatched, caller, deps.directory, deps.approval, now)
     items = []
     for entry, matched in zip(answerable, own, strict=True):
         matched = matched or delegated.get(entry.interrupt_id)
         if matched is not None or query.eligible == "any":
             items.append(inbox_items.pending_item(entry, caller.principal, matched))
     return items, pending.next
-
-
-def _delegated(
-    entries: list[PendingEntry], caller: Caller, deps: InboxDependencies, now: datetime
-) -> dict[str, str]:
-    """The approvals the caller decides for a delegator (docs/approvals.md, "Delegation"), by interrupt
-    id: `delegate-of:<delegator>`; the directory is asked only when the page has approvals left."""
-    approvals = [entry for entry in entries if entry.kind == "approval"]
-    if not approvals:
-        return {}
-    found: dict[str, str] = {}
-    delegations = deps.directory.delegations_to(caller.tenant_id, caller.principal)
-    for delegation in holding(delegations, now, "approval"):
-        refs = inbox_items.refs_of_page(approvals, delegation.delegator, deps.approval)
-        memberships = Memberships()
-        if refs.groups or refs.roles:
-            memberships = deps.directory.memberships(
-                caller.tenant_id, delegation.delegator, refs.groups, refs.roles
-            )
-        for entry in approvals:
-            match = inbox_items.delegate_match_of(
-                entry, delegation.delegator, memberships, deps.approval, now
-            )
-            if match is not None:
-                found.setdefault(entry.interrupt_id, match)
-    return found
