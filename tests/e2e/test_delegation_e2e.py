@@ -1,15 +1,17 @@
 """Delegation on the local stack (issue #33 point 3, "How we will know"): bob, alice's delegate, decides
-while the delegation holds, for her seat once, and not after it ended."""
+while the delegation holds (his inbox lists her approval), for her seat once, and not after it ended;
+granting and ending it are entries of the tenant's ledger."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.e2e.conftest import LocalStackHandle
-from tests.e2e.test_quorum_e2e import ACCEPT, Run, approval, directory, matched
+from tests.e2e.conftest import LocalStackHandle, run_local
+from tests.e2e.test_quorum_e2e import ACCEPT, SCOPE, Run, approval, directory, matched
 from tests.e2e.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -17,6 +19,14 @@ pytestmark = pytest.mark.e2e
 
 def at(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def inbox_match(stack: LocalStackHandle, principal: str, run_id: str) -> str | None:
+    """The matchedBy of the run's item in the principal's inbox, None when it is not listed."""
+    listed = stack.http.get("/interrupts?status=pending", token=stack.jwt(principal, SCOPE))
+    assert listed.status == 200, listed.json()
+    found = [item.get("matchedBy") for item in listed.json()["items"] if item["runId"] == run_id]
+    return found[0] if found else None
 
 
 def test_bob_decides_for_alice_while_it_holds_and_not_after(local_stack: LocalStackHandle) -> None:
@@ -34,6 +44,9 @@ def test_bob_decides_for_alice_while_it_holds_and_not_after(local_stack: LocalSt
     )
     assert directory(local_stack, "delegations", "--to", bob).split()[0] == alice
     run = Run(local_stack, approval(requiredApprovals=2, approversList=[alice, carol]))
+    # Then bob's inbox lists it, saying he decides for alice
+    wait_for(lambda: inbox_match(local_stack, bob, run.run_id), what="bob's inbox")
+    assert inbox_match(local_stack, bob, run.run_id) == f"delegate-of:{alice}"
     # When bob accepts for alice, then alice tries to vote too, then carol accepts
     for_alice = run.vote(bob, ACCEPT)
     alice_again = run.vote(alice, ACCEPT)
@@ -71,3 +84,19 @@ def test_bob_decides_for_alice_while_it_holds_and_not_after(local_stack: LocalSt
     # And an ended delegation can be removed, once
     directory(local_stack, "undelegate", "--from", alice, "--to", bob)
     assert directory(local_stack, "delegations", "--to", bob) == ""
+    # And granting and ending it are events the tenant's ledger appended, by the table stream's reader
+    wait_for(lambda: ledgered(local_stack, alice, bob) == ["delegation.granted"] * 2 + ["delegation.ended"])
+
+
+def ledgered(stack: LocalStackHandle, delegator: str, delegate: str) -> list[str]:
+    """The types of the default tenant's ledger entries about this delegation, as exported."""
+    done = run_local(["ledger", "export", "--tenant", "default"], stack.environment)
+    assert done.returncode == 0, done.stderr
+    entries = [json.loads(line) for line in done.stdout.splitlines()]
+    about = {"delegator": delegator, "delegate": delegate}
+    return [
+        entry["type"]
+        for entry in entries
+        if str(entry.get("type", "")).startswith("delegation.")
+        and {key: (entry.get("detail") or {}).get(key) for key in about} == about
+    ]
