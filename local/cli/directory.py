@@ -1,5 +1,6 @@
-"""`waitgate directory add-member|remove-member|list|set-contact|contacts`: manage group members and
-role holders, and each principal's contact points (e-mail, Slack member id; docs/channels.md).
+"""`waitgate directory add-member|remove-member|list|set-contact|contacts|delegate|undelegate|delegations`:
+manage group members and role holders, each principal's contact points (e-mail, Slack member id;
+docs/channels.md), and who decides for whom (local.cli.directory_delegations).
 
 Without `--table` it talks to the running local stack (the moto endpoint and the DirectoryTable
 named in `.waitgate/local.json`, or $WAITGATE_STATE_DIR/local.json). With `--table` it talks to
@@ -14,6 +15,7 @@ from typing import Any
 import boto3
 
 from local.cli.command_actions import action_parsers
+from local.cli.directory_delegations import DELEGATION_ACTIONS, add_delegation_arguments, run_delegation
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
 from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
@@ -25,7 +27,8 @@ DIRECTORY_LOGICAL_ID = "DirectoryTable"
 DESCRIPTION = """\
 Manage who belongs to an approver group and who holds a role, per tenant: the directory an approval's
 approverGroupRefs / approverRoleRefs are resolved against when someone votes (docs/approvals.md); and
-where each principal is reached: an e-mail address and a Slack member id (docs/channels.md).
+where each principal is reached: an e-mail address and a Slack member id (docs/channels.md); and who
+decides for whom while they are away (delegate, undelegate, delegations).
 Without --table it changes the running local stack; with --table, a deployed DirectoryTable."""
 ACTIONS = {
     "add-member": (
@@ -63,7 +66,7 @@ def add_directory_parser(commands: Any) -> None:
         "directory",
         "manage approver groups and roles (the local stack's, or a deployed table's)",
         DESCRIPTION,
-        {**ACTIONS, **CONTACT_ACTIONS},
+        {**ACTIONS, **CONTACT_ACTIONS, **DELEGATION_ACTIONS},
         example="add-member",
     ):
         parser.add_argument("--tenant", default="default", help="the tenant (default: %(default)s)")
@@ -76,6 +79,8 @@ def add_directory_parser(commands: Any) -> None:
             parser.add_argument("--principal", required=True, help="the JWT sub of the person")
             parser.add_argument("--email", help='their e-mail address ("" clears it)')
             parser.add_argument("--slack-user", help='their Slack member id, like U024BE7LH ("" clears it)')
+        if action in DELEGATION_ACTIONS:
+            add_delegation_arguments(action, parser)
         _add_table_arguments(parser)
 
 
@@ -89,6 +94,9 @@ def run_directory(arguments: argparse.Namespace) -> int:
     contact point that is not one is ValidationFailedError."""
     if arguments.directory_action in CONTACT_ACTIONS:
         return _run_contacts(arguments)
+    if arguments.directory_action in DELEGATION_ACTIONS:
+        client, table = _table(arguments)
+        return run_delegation(arguments, DynamoDbDirectory(client, table, _events_table(arguments)))
     directory = DynamoDbDirectory(*_table(arguments))
     kind: RefKind = "group" if arguments.group else "role"
     ref = arguments.group or arguments.role
@@ -127,6 +135,13 @@ def _changed(given: str | None, earlier: str | None, check: Any) -> str | None:
     if given is None:
         return earlier
     return str(check(given)) if given.strip() else None
+
+
+def _events_table(arguments: argparse.Namespace) -> str | None:
+    """Where a delegation's event goes: the local stack's InterruptsTable, or --events-table."""
+    if arguments.table:
+        return getattr(arguments, "events_table", None)
+    return str(running_stack_description(StateDir.from_environment())["tableNames"]["InterruptsTable"])
 
 
 def _table(arguments: argparse.Namespace) -> tuple[Any, str]:

@@ -125,6 +125,7 @@ ONE_LINE_ERRORS = (
     ("local.cli.inbox", "NoNoticeError"),
     ("local.standins.jwt_issuer", "NoIssuerKeyError"),
     ("local.cli.directory", "ContactRefusedError"),
+    ("local.cli.directory_delegations", "DelegationRefusedError"),
     ("local.cli.webhooks", "SourceRefusedError"),
     ("local.cli.deliveries", "RedriveRefusedError"),
     ("local.cli.ledger", "LedgerFileError"),

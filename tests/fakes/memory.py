@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from waitgate.approval import Memberships
+from waitgate.approval.delegation import Delegation
 from waitgate.errors import (
     AnswerRefusedError,
     ConcurrentUpdateError,
@@ -380,6 +381,7 @@ class MemoryDirectory:
 
     def __init__(self) -> None:
         self._members: dict[tuple[str, RefKind, str], set[str]] = {}
+        self._delegations: dict[tuple[str, str, str], Delegation] = {}
         self.reads = 0
 
     def add_member(self, tenant_id: str, kind: RefKind, ref: str, principal: str) -> None:
@@ -400,6 +402,17 @@ class MemoryDirectory:
     def members(self, tenant_id: str, kind: RefKind, ref: str) -> tuple[str, ...]:
         self.reads += 1
         return tuple(sorted(self._of(tenant_id, kind, ref)))
+
+    def delegate(self, tenant_id: str, delegation: Delegation) -> None:
+        self._delegations[(tenant_id, delegation.delegate, delegation.delegator)] = delegation
+
+    def undelegate(self, tenant_id: str, delegator: str, delegate: str) -> bool:
+        return self._delegations.pop((tenant_id, delegate, delegator), None) is not None
+
+    def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
+        self.reads += 1
+        found = [d for (t, to, _), d in self._delegations.items() if (t, to) == (tenant_id, delegate)]
+        return tuple(sorted(found, key=lambda d: d.delegator))
 
     def _of(self, tenant_id: str, kind: RefKind, ref: str) -> set[str]:
         return self._members.get((tenant_id, kind, ref), set())

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import boto3
@@ -15,6 +16,7 @@ from tests.integration.test_store_contract import RUN, first_change, interrupt
 from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
 from waitgate.adapters.dynamodb_run_index import DynamoDbRunIndex
 from waitgate.adapters.dynamodb_store import DynamoDbStore
+from waitgate.approval.delegation import Delegation
 from waitgate.run.records import ExecutionLinkRef, GuardedItem, RunChange, RunRef, RunSnapshot
 
 
@@ -82,3 +84,24 @@ def test_the_directory_answers_memberships_and_members_per_tenant(directory: Any
     directory.remove_member("acme", "group", "ops", "bob")
     assert directory.members("acme", "group", "ops") == ("alice",)
     assert directory.memberships("acme", "bob", ["ops"], []).groups == frozenset()
+
+
+def test_the_directory_keeps_delegations_per_tenant_until_ended(directory: Any) -> None:
+    # Given alice and carol delegating to bob in acme (alice until a time), and dave to bob in globex
+    until = datetime(2026, 12, 24, tzinfo=UTC)
+    directory.delegate("acme", Delegation("carol", "bob"))
+    directory.delegate("acme", Delegation("alice", "bob", until=until))
+    directory.delegate("globex", Delegation("dave", "bob"))
+    # Then bob's delegations are his tenant's, in delegator order, with their until and kinds
+    assert directory.delegations_to("acme", "bob") == (
+        Delegation("alice", "bob", until=until),
+        Delegation("carol", "bob"),
+    )
+    assert directory.delegations_to("acme", "alice") == ()
+    # And delegating again replaces; undelegating ends it, once
+    directory.delegate("acme", Delegation("alice", "bob"))
+    assert directory.delegations_to("acme", "bob")[0].until is None
+    assert directory.undelegate("acme", "alice", "bob") is True
+    assert directory.undelegate("acme", "alice", "bob") is False
+    assert directory.delegations_to("acme", "bob") == (Delegation("carol", "bob"),)
+    assert directory.delegations_to("globex", "bob") == (Delegation("dave", "bob"),)

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from waitgate.approval import Memberships
+from waitgate.approval.delegation import Delegation
 from waitgate.channels.contacts import ChannelName, ContactPoints
 from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
@@ -150,6 +151,10 @@ class Directory(Protocol):
 
     def members(self, tenant_id: str, kind: Literal["group", "role"], ref: str) -> tuple[str, ...]:
         """Every principal in the group (or holding the role), for notification recipients."""
+        ...
+
+    def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
+        """The delegations naming `delegate` (held or not: the rules say which hold now)."""
         ...
 
 

@@ -36,6 +36,9 @@ class RecordingDirectory:
     def members(self, tenant_id: str, kind: Literal["group", "role"], ref: str) -> tuple[str, ...]:
         return tuple(sorted((self.groups if kind == "group" else self.roles).get(ref, set())))
 
+    def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Any, ...]:
+        return ()
+
 
 def record(kind: str = "approval", **data: Any) -> InterruptRecord:
     return InterruptRecord(

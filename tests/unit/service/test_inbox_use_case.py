@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -13,9 +14,11 @@ import pytest
 from tests.fakes.memory import MemoryInbox
 from tests.unit.service.world import ACCEPT, APPROVAL, CUSTOM, World, with_data
 from waitgate.approval.approver_config import ApprovalConfig
+from waitgate.approval.delegation import Delegation
 from waitgate.errors import ForbiddenError, ValidationFailedError
 from waitgate.run.identity import Caller
 from waitgate.run.records import RunRef
+from waitgate.service.inbox_item import open_item
 from waitgate.service.list_interrupts import InboxDependencies, InboxQuery, list_interrupts
 from waitgate.tokens import Keyring
 
@@ -303,3 +306,23 @@ def test_a_cursor_of_a_rotated_out_key_no_longer_opens_and_of_a_kept_one_does(wo
     world.keyring = Keyring("k2", {"k2": world.keyring.key_for("k2") or b""})
     with pytest.raises(ValidationFailedError):
         listed(world, caller("alice"), limit="1", cursor=given)
+
+
+def test_a_delegate_sees_the_approvals_of_whom_they_decide_for_while_it_holds(world: World) -> None:
+    # Given alice delegating to bob for an hour, one approval for alice's group and one for ben's role
+    until = world.clock.now() + timedelta(hours=1)
+    world.directory.delegate("default", Delegation("alice", "bob", until=until))
+    ask(world, "by-group", with_data(APPROVAL, approverGroupRefs=["release-managers"]))
+    ask(world, "by-role", with_data(APPROVAL, approverRoleRefs=["sre"]))
+    # Then bob's inbox lists alice's, saying he decides for her; not ben's
+    bob = listed(world, caller("bob"))
+    assert {i["runId"]: i["matchedBy"] for i in bob["items"]} == {"by-group": "delegate-of:alice"}
+    # And he may open it in place, to decide it for her
+    run, config = RunRef("default", "by-group"), ApprovalConfig()
+    opened = open_item(run, "Gate", caller("bob"), world.store, world.directory, config, world.clock)
+    assert (opened.matched_by, opened.may_act) == ("delegate-of:alice", True)
+    # And once it ended, nothing, and opening it is refused
+    world.clock.advance(hours=1)
+    assert listed(world, caller("bob"))["items"] == []
+    with pytest.raises(ForbiddenError):
+        open_item(run, "Gate", caller("bob"), world.store, world.directory, config, world.clock)

@@ -2,22 +2,31 @@
 
 Items: `pk = TENANT#<tenant>#GROUP#<ref>` (or `#ROLE#<ref>`), `sk = MEMBER#<principal>`. Reading a
 principal's memberships is one BatchGetItem of exactly the keys that would exist if it were a member.
+Delegations: `pk = TENANT#<tenant>#DELEGATE#<delegate>`, `sk = FROM#<delegator>`, with `until` (RFC
+3339, absent: until ended) and `kinds`; reading who a voter decides for is one Query of their pk.
+With `events_table` (the interrupts table), granting or ending one is also an event of the tenant's
+directory log (`pk = RUN#<tenant>#directory`, `delegation.granted` / `delegation.ended`), written in
+the same transaction, where the table stream's ledger reader sees it (docs/ledger.md).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, is_transient
 from waitgate.approval import Memberships
+from waitgate.approval.delegation import Delegation
+from waitgate.approval.eligibility import rfc3339
 from waitgate.errors import TemporarilyUnavailableError
 
 Client = Any  # a boto3 DynamoDB client
 RefKind = Literal["group", "role"]
 BATCH_LIMIT = 100  # BatchGetItem's own limit of keys per call
 MEMBER_PREFIX = "MEMBER#"
+FROM_PREFIX = "FROM#"
 
 
 def ref_pk(tenant_id: str, kind: RefKind, ref: str) -> str:
@@ -28,10 +37,18 @@ def member_sk(principal: str) -> str:
     return f"{MEMBER_PREFIX}{principal}"
 
 
+def delegate_pk(tenant_id: str, delegate: str) -> str:
+    return f"TENANT#{tenant_id}#DELEGATE#{delegate}"
+
+
+DIRECTORY_LOG = "directory"  # the run id of a tenant's directory log in the interrupts table
+
+
 class DynamoDbDirectory:
-    def __init__(self, client: Client, table_name: str) -> None:
+    def __init__(self, client: Client, table_name: str, events_table: str | None = None) -> None:
         self._client = client
         self._table = table_name
+        self._events_table = events_table
 
     def memberships(
         self, tenant_id: str, principal: str, groups: Sequence[str], roles: Sequence[str]
@@ -73,7 +90,7 @@ class DynamoDbDirectory:
             refKind={"S": kind},
             ref={"S": ref},
             principal={"S": principal},
-            addedAt={"S": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")},
+            addedAt={"S": _now()},
         )
         self._call(self._client.put_item, TableName=self._table, Item=item)
 
@@ -81,6 +98,88 @@ class DynamoDbDirectory:
         """Revoke a membership (idempotent); votes already recorded keep their eligibility record."""
         key = _key(ref_pk(tenant_id, kind, ref), member_sk(principal))
         self._call(self._client.delete_item, TableName=self._table, Key=key)
+
+    def delegate(self, tenant_id: str, delegation: Delegation) -> None:
+        """Record (or replace) who decides for whom, until when, for which kinds."""
+        item = _key(delegate_pk(tenant_id, delegation.delegate), FROM_PREFIX + delegation.delegator)
+        item.update(
+            tenantId={"S": tenant_id},
+            delegator={"S": delegation.delegator},
+            delegate={"S": delegation.delegate},
+            kinds={"SS": sorted(delegation.kinds)},
+            addedAt={"S": _now()},
+        )
+        if delegation.until is not None:
+            item["until"] = {"S": rfc3339(delegation.until)}
+        if self._events_table is None:
+            self._call(self._client.put_item, TableName=self._table, Item=item)
+            return
+        put = {"Put": {"TableName": self._table, "Item": item}}
+        self._transact(put, tenant_id, "delegation.granted", _facts(delegation))
+
+    def undelegate(self, tenant_id: str, delegator: str, delegate: str) -> bool:
+        """End a delegation; False when there was none."""
+        key = _key(delegate_pk(tenant_id, delegate), FROM_PREFIX + delegator)
+        if self._events_table is None:
+            answer = self._call(
+                self._client.delete_item, TableName=self._table, Key=key, ReturnValues="ALL_OLD"
+            )
+            return "Attributes" in answer
+        delete = {
+            "Delete": {"TableName": self._table, "Key": key, "ConditionExpression": "attribute_exists(pk)"}
+        }
+        try:
+            self._transact(
+                delete, tenant_id, "delegation.ended", {"delegator": delegator, "delegate": delegate}
+            )
+        except self._client.exceptions.TransactionCanceledException as error:
+            reasons = error.response.get("CancellationReasons", [])
+            if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+                return False
+            raise
+        return True
+
+    def _transact(
+        self, change: dict[str, Any], tenant_id: str, event_type: str, facts: dict[str, Any]
+    ) -> None:
+        """The directory's change and its event, in one transaction (the event's seq: its microsecond)."""
+        moment = datetime.now(UTC)
+        seq = int(moment.timestamp() * 1_000_000)
+        event = {
+            "pk": {"S": f"RUN#{tenant_id}#{DIRECTORY_LOG}"},
+            "sk": {"S": f"EVT#{seq:012d}"},
+            "seq": {"N": str(seq)},
+            "type": {"S": event_type},
+            "time": {"S": rfc3339(moment)},
+            "payload": {"S": json.dumps({**facts, "via": "directory"}, sort_keys=True)},
+            "mode": {"S": "updates"},
+        }
+        put_event = {
+            "Put": {
+                "TableName": self._events_table,
+                "Item": event,
+                "ConditionExpression": "attribute_not_exists(pk)",
+            }
+        }
+        self._call(self._client.transact_write_items, TransactItems=[change, put_event])
+
+    def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
+        arguments: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :from)",
+            "ExpressionAttributeValues": {
+                ":pk": {"S": delegate_pk(tenant_id, delegate)},
+                ":from": {"S": FROM_PREFIX},
+            },
+            "ConsistentRead": True,
+        }
+        found: list[Delegation] = []
+        while True:
+            page = self._call(self._client.query, **arguments)
+            found.extend(_delegation(item) for item in page["Items"])
+            if "LastEvaluatedKey" not in page:
+                return tuple(found)
+            arguments["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def _batch_get(self, keys: list[dict[str, Any]]) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = []
@@ -100,6 +199,30 @@ class DynamoDbDirectory:
             return operation(**arguments)
         except AWS_CALL_ERRORS as error:
             raise _translate(error) from error
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _facts(delegation: Delegation) -> dict[str, Any]:
+    until = rfc3339(delegation.until) if delegation.until is not None else None
+    return {
+        "delegator": delegation.delegator,
+        "delegate": delegation.delegate,
+        "until": until,
+        "kinds": sorted(delegation.kinds),
+    }
+
+
+def _delegation(item: dict[str, Any]) -> Delegation:
+    until = item.get("until", {}).get("S")
+    return Delegation(
+        delegator=item["delegator"]["S"],
+        delegate=item["delegate"]["S"],
+        until=datetime.fromisoformat(until) if until else None,
+        kinds=frozenset(item["kinds"]["SS"]),
+    )
 
 
 def _key(pk: str, sk: str) -> dict[str, Any]:

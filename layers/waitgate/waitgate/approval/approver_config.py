@@ -22,6 +22,7 @@ from waitgate.approval import (
     check_eligibility,
     refs_needing_resolution,
 )
+from waitgate.approval.delegation import Delegation
 from waitgate.run.asked import notify_fields
 from waitgate.run.records import InterruptRecord
 
@@ -45,6 +46,9 @@ class NoDirectory:
         return Memberships()
 
     def members(self, tenant_id: str, kind: Literal["group", "role"], ref: str) -> tuple[str, ...]:
+        return ()
+
+    def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
         return ()
 
 

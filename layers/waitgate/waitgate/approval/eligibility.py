@@ -18,7 +18,9 @@ from waitgate.errors import ForbiddenError
 REF_KINDS: frozenset[str] = frozenset({"principal", "group", "role"})
 NOT_ELIGIBLE_DETAIL = "The principal is not an eligible approver for this interrupt."
 
-_MATCHED_BY = re.compile(r"\A(?:list|override|open|escalation:\d+|(?:group|role):.+)\Z", re.DOTALL)
+_MATCHED_BY = re.compile(
+    r"\A(?:list|override|open|escalation:\d+|(?:group|role|delegate-of):.+)\Z", re.DOTALL
+)
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,8 @@ class RefsToResolve:
 class EligibilityRecord:
     """Why a principal may decide.
 
-    `matched_by` is `list`, `group:<ref>`, `role:<ref>`, `escalation:<step>`, `override` or `open`.
+    `matched_by` is `list`, `group:<ref>`, `role:<ref>`, `escalation:<step>`, `override`, `open`,
+    or `delegate-of:<principal>` (waitgate.approval.delegation).
     """
 
     principal: str

@@ -20,6 +20,7 @@ from typing import Any
 
 from waitgate.approval import Memberships, RefsToResolve
 from waitgate.approval.approver_config import ApprovalConfig, eligibility_for, refs_for
+from waitgate.approval.delegation import delegate_match
 from waitgate.errors import ForbiddenError
 from waitgate.run.clock import parse_rfc3339
 from waitgate.run.inbox_records import ApprovalTerms, PendingEntry
@@ -70,6 +71,17 @@ def matched_by(
     except ForbiddenError:
         return None
     return eligibility.matched_by
+
+
+def delegate_match_of(
+    entry: PendingEntry, delegator: str, memberships: Memberships, config: ApprovalConfig, now: datetime
+) -> str | None:
+    """`delegate-of:<delegator>` when the delegator may decide the approval by its own fields (never by
+    an override or an open approval: waitgate.service._eligibility says the same at the vote), else None."""
+    matched = matched_by(entry, delegator, memberships, config, now)
+    if matched is None or matched in {OPEN, "override"}:
+        return None
+    return delegate_match(delegator)
 
 
 def title(kind: str, data: JSONObject, node_id: str) -> str:

@@ -19,6 +19,7 @@ from waitgate.run.answerable import pending_record
 from waitgate.run.identity import Caller
 from waitgate.run.inbox_summary import entry_of
 from waitgate.run.records import InterruptRecord, RunRef
+from waitgate.service._delegates import delegated_matches
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,8 @@ def open_item(
     if refs.groups or refs.roles:
         memberships = directory.memberships(run.tenant_id, caller.principal, refs.groups, refs.roles)
     matched = inbox_items.matched_by(entry, caller.principal, memberships, approval, now)
+    if matched is None:  # as someone's delegate, while the delegation holds
+        matched = delegated_matches((entry,), caller, directory, approval, now).get(entry.interrupt_id)
     if matched is None and "runs:read" not in caller.scopes:
         raise ForbiddenError("The principal is not an eligible approver for this interrupt.")
     return OpenedItem(record, matched, matched is not None and "approvals:respond" in caller.scopes)

@@ -27,6 +27,7 @@ from waitgate.run.identity import Caller
 from waitgate.run.inbox_records import InboxFilter
 from waitgate.run.query_integers import IntegerParameter
 from waitgate.run.records import RunRef
+from waitgate.service._delegates import delegated_matches
 from waitgate.tokens.cursors import open_cursor, seal_cursor
 from waitgate.tokens.keyring import KeySource
 
@@ -140,9 +141,15 @@ def _page(
     memberships = Memberships()
     if refs.groups or refs.roles:
         memberships = deps.directory.memberships(caller.tenant_id, caller.principal, refs.groups, refs.roles)
+    own = [
+        inbox_items.matched_by(entry, caller.principal, memberships, deps.approval, now)
+        for entry in answerable
+    ]
+    unmatched = [entry for entry, matched in zip(answerable, own, strict=True) if matched is None]
+    delegated = delegated_matches(unmatched, caller, deps.directory, deps.approval, now)
     items = []
-    for entry in answerable:
-        matched = inbox_items.matched_by(entry, caller.principal, memberships, deps.approval, now)
+    for entry, matched in zip(answerable, own, strict=True):
+        matched = matched or delegated.get(entry.interrupt_id)
         if matched is not None or query.eligible == "any":
             items.append(inbox_items.pending_item(entry, caller.principal, matched))
     return items, pending.next
