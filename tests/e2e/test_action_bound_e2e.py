@@ -4,14 +4,12 @@ requester cannot approve their own request."""
 
 from __future__ import annotations
 
-import json
-import uuid
 from typing import Any
 
 import pytest
 
+from tests.e2e import test_quorum_e2e as quorum
 from tests.e2e.conftest import LocalStackHandle
-from tests.e2e.waiting import wait_for
 from waitgate.sdk import ApprovalDecision, DecisionAlreadyConsumed, SelfApprovalRefused, WaitgateClient
 
 pytestmark = pytest.mark.e2e
@@ -38,18 +36,11 @@ def transfer_approval() -> dict[str, Any]:
     }
 
 
-class Run:
-    """One execution of the stack's generic interrupt workflow, suspended at its Interrupt state."""
+class Run(quorum.Run):
+    """The generic interrupt workflow suspended on the transfer's approval, decided through the SDK."""
 
     def __init__(self, stack: LocalStackHandle) -> None:
-        self.stack = stack
-        self.run_id = f"run-{uuid.uuid4().hex}"
-        self.execution_arn = stack.sfn.start_execution(
-            stateMachineArn=stack.state_machines["interrupt"],
-            name=self.run_id,
-            input=json.dumps({"interrupt": transfer_approval()}),
-        )["executionArn"]
-        wait_for(self._waiting)
+        super().__init__(stack, transfer_approval())
 
     def client(self, sub: str) -> WaitgateClient:
         token = self.stack.jwt(sub, SCOPE)
@@ -59,20 +50,7 @@ class Run:
         self.client(sub).resolve_by_run(self.run_id, "Interrupt", value)
 
     def decision(self) -> ApprovalDecision:
-        execution = wait_for(self._finished)
-        assert execution["status"] == "SUCCEEDED", execution
-        return ApprovalDecision.from_resume(json.loads(execution["output"]))
-
-    def _waiting(self) -> bool | None:
-        item = self.stack.dynamodb.get_item(
-            TableName=self.stack.table_names["InterruptsTable"],
-            Key={"pk": {"S": f"RUN#default#{self.run_id}"}, "sk": {"S": "RUN"}},
-        ).get("Item")
-        return True if item and item["status"]["S"] == "waiting-approval" else None
-
-    def _finished(self) -> dict[str, Any] | None:
-        execution: dict[str, Any] = self.stack.sfn.describe_execution(executionArn=self.execution_arn)
-        return None if execution["status"] == "RUNNING" else execution
+        return ApprovalDecision.from_resume(self.output())
 
 
 def test_an_accept_authorizes_exactly_the_transfer_and_is_consumed_once(
