@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +30,7 @@ from local.patches.stream_dispatch import StreamDispatcher
 from local.patches.transaction_tokens import honour_client_request_tokens
 from local.standins.execution_events import execution_event_pump
 from local.standins.gateway import Gateway, GatewayServer
+from local.standins.held_ports import HeldPort
 from local.standins.inbox import InboxLog, count_notices, create_inbox, inbox_pump
 from local.standins.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
 from local.standins.local_channels import LocalChannels
@@ -62,10 +61,6 @@ logger = logging.getLogger(__name__)
 STACK_NAME = "waitgate-local"
 OVERRIDE_PRINCIPALS = ["oncall-lead"]
 INTERRUPTS_TABLE = "InterruptsTable"  # template.yaml's logical id
-
-
-class PortInUseError(Exception):
-    """A port the stack needs is taken by some other program."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +95,7 @@ class LocalStack:
     _gateway: GatewayServer | None = None
     _pumps: list[Pump] = field(default_factory=list)
     _pid_file: PidFile | None = None
+    _held: dict[str, HeldPort] = field(default_factory=dict)  # the two ports, until their servers take them
     _streams: StreamDispatcher | None = None
     _channels: LocalChannels | None = None  # SES on moto and the Slack stand-in (docs/channels.md)
     _webhooks: dict[str, Any] = field(default_factory=dict)  # the local webhook sources (docs/webhooks.md)
@@ -114,7 +110,7 @@ class LocalStack:
         PortInUseError, KeptStateUnreadableError or MotoVersionError."""
         kept = self._claim_and_announce()
         self._install_patches()
-        self._moto = start_moto(self.settings.aws_port)
+        self._moto = start_moto(self._held["aws"])
         issuer = LocalIssuer.load_or_create(self.settings.state_dir, issuer_url(self.settings.api_url))
         registry = FunctionRegistry()
         lambda_runtime.install(registry)
@@ -152,12 +148,13 @@ class LocalStack:
         ]
 
     def _claim_and_announce(self) -> KeptState:
-        """This state directory and both ports are ours; the kept state read, and the start line said."""
+        """This state directory and both ports are ours (held from now on: local.standins.held_ports);
+        the kept state read, and the start line said."""
         state_dir = self.settings.state_dir
         self._pid_file = PidFile(state_dir)
         self._pid_file.claim(self.settings.api_url)
-        _check_free(self.settings.aws_port, "WAITGATE_AWS_PORT")
-        _check_free(self.settings.api_port, "WAITGATE_PORT")
+        self._held["aws"] = HeldPort(self.settings.aws_port, "WAITGATE_AWS_PORT")
+        self._held["api"] = HeldPort(self.settings.api_port, "WAITGATE_PORT")
         if self.settings.fresh:
             state_dir.forget_kept_state()
         state_dir.local_json.unlink(missing_ok=True)  # the last run's, until this one writes its own
@@ -220,7 +217,7 @@ class LocalStack:
         routes = routes_of(sam_template, context.intrinsics)
         sign_in = OidcFlow(issuer, self.settings.api_url, _tenant(context))
         gateway = Gateway(routes, function_names, context.functions, issuer, sign_in)
-        self._gateway = GatewayServer(gateway, self.settings.api_port)
+        self._gateway = GatewayServer(gateway, self._held["api"])
         self._gateway.start()
 
     def _write_description(self, issuer: LocalIssuer) -> None:
@@ -263,6 +260,9 @@ class LocalStack:
         if self._streams is not None:
             self._streams.stop()
             self._streams = None
+        for held in self._held.values():  # a start that failed before its servers took them
+            held.release()
+        self._held = {}
         if self._pid_file is not None:
             self._pid_file.release()
             self._pid_file = None
@@ -309,16 +309,3 @@ def _topic_arns(context: StackContext) -> list[str]:
 
 def _tenant(context: StackContext) -> str:
     return str(context.intrinsics.parameters.get("TenantClaim", "tenant"))
-
-
-def _check_free(port: int, variable: str) -> None:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError as error:
-            if error.errno != errno.EADDRINUSE:
-                raise
-            raise PortInUseError(
-                f"port {port} is in use by another program: set {variable} to a free port"
-            ) from error

@@ -23,6 +23,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 READY_PREFIX = READY_LINE.split("{", 1)[0]
 START_TIMEOUT_SECONDS = 300  # as tests/e2e/waiting.py's bound: on a loaded machine a start takes minutes
 STOP_TIMEOUT_SECONDS = 15
+PORT_ATTEMPTS = 3
+PORT_REFUSAL = "is in use by another program"  # local.standins.held_ports' refusal (and werkzeug's)
 PASSED_THROUGH = ("WAITGATE_MODEL_CHECK_TALLY",)  # `make test`'s count of the calls the model check saw
 
 
@@ -70,8 +72,7 @@ def started_stack(
 ) -> Iterator[StackProcess]:
     """`python -m local dev [arguments]` until the block ends (stopped with SIGINT, killed if it hangs);
     on free ports unless `environment` (an earlier stack's, say: then on its ports)."""
-    environment = environment or stack_environment(state_dir)
-    started = _start(state_dir, environment, arguments, [])
+    started = _start_on_free_ports(state_dir, dict(environment or stack_environment(state_dir)), arguments)
     try:
         yield started
     finally:
@@ -86,9 +87,52 @@ def restart(started: StackProcess, while_stopped: Callable[[], None] | None = No
     stop(started.process)
     if while_stopped is not None:
         while_stopped()
+    _wait_until_bindable(_ports(started.environment))
     again = _start(started.state_dir, started.environment, (), started.output)
     started.description, started.process = again.description, again.process
     return started
+
+
+def _start_on_free_ports(
+    state_dir: Path, environment: dict[str, str], arguments: tuple[str, ...]
+) -> StackProcess:
+    """The stack started; if a port found free was taken before the stack claimed it (the stack says
+    so and stops before it does anything: local.standins.held_ports), on two others found free now."""
+    output: list[str] = []  # every attempt's lines
+    for attempt in range(1, PORT_ATTEMPTS + 1):
+        seen = len(output)
+        try:
+            return _start(state_dir, environment, arguments, output)
+        except StackDidNotStartError:
+            if attempt == PORT_ATTEMPTS or not any(PORT_REFUSAL in line for line in output[seen:]):
+                raise
+            environment.update(WAITGATE_PORT=str(free_port()), WAITGATE_AWS_PORT=str(free_port()))
+    raise AssertionError("unreachable")
+
+
+def _ports(environment: dict[str, str]) -> list[int]:
+    return [int(environment[name]) for name in ("WAITGATE_PORT", "WAITGATE_AWS_PORT") if name in environment]
+
+
+def _wait_until_bindable(ports: list[int]) -> None:
+    """Until each port can be bound: a restart keeps its ports (its links name them), and between the
+    stop and the start another program's socket may sit on one for a moment (an outgoing connection's
+    ephemeral port, say)."""
+    deadline = time.monotonic() + START_TIMEOUT_SECONDS
+    while not all(_bindable(port) for port in ports):
+        if time.monotonic() > deadline:
+            raise StackDidNotStartError(f"the local stack's ports {ports} stayed in use after it stopped")
+        time.sleep(0.1)
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the stack binds them
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
 
 
 def _start(
@@ -123,10 +167,13 @@ def stop(process: subprocess.Popen[str]) -> None:
 
 def _wait_until_ready(process: subprocess.Popen[str], output: list[str]) -> None:
     ready = threading.Event()
-    threading.Thread(target=_collect, args=(process.stdout, output, ready), daemon=True).start()
+    collector = threading.Thread(target=_collect, args=(process.stdout, output, ready), daemon=True)
+    collector.start()
     deadline = time.monotonic() + START_TIMEOUT_SECONDS
     while not ready.wait(0.2):
         if process.poll() is not None or time.monotonic() > deadline:
+            if process.poll() is not None:
+                collector.join(timeout=STOP_TIMEOUT_SECONDS)  # its last lines: why it exited
             raise StackDidNotStartError("the local stack did not become ready:\n" + "".join(output[-60:]))
 
 

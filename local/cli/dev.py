@@ -69,7 +69,8 @@ def run_dev(arguments: argparse.Namespace) -> int:
     """Start the stack, print its state line and the ready line, serve until a stop signal."""
     log_format = arguments.log_format or default_format(sys.stdout)
     dev_console.install(StateDir.from_environment().stack_log, log_format)  # before a handler loads
-    from local.stack import LocalStack, PortInUseError, StackSettings
+    from local.stack import LocalStack, StackSettings
+    from local.standins.held_ports import PortInUseError
 
     configure_logging(arguments.verbose, log_format)
     stopping = threading.Event()

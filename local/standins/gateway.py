@@ -18,6 +18,7 @@ from werkzeug.wrappers import Request, Response
 
 from local.patches.lambda_runtime import FunctionRegistry
 from local.standins.gateway_requests import GatewayRequestHandler
+from local.standins.held_ports import HeldPort
 from local.standins.http_events import payload_v2_event, raw_path, response_from
 from local.standins.jwt_authorizer import JwtAuthorizer, Unauthorized, gateway_claims
 from local.standins.jwt_issuer import ISSUER_PATH, LocalIssuer
@@ -110,12 +111,18 @@ class Gateway:
 
 
 class GatewayServer:
-    """The gateway on a threaded werkzeug server, bound at construction (a port in use raises)."""
+    """The gateway on a threaded werkzeug server, on the stack's held socket (local.standins.held_ports)."""
 
-    def __init__(self, gateway: Gateway, port: int) -> None:
+    def __init__(self, gateway: Gateway, held: HeldPort) -> None:
         self._server: BaseWSGIServer = make_server(
-            "127.0.0.1", port, gateway, threaded=True, request_handler=GatewayRequestHandler
+            "127.0.0.1",
+            held.port,
+            gateway,
+            threaded=True,
+            request_handler=GatewayRequestHandler,
+            fd=held.fileno(),
         )
+        held.release()
         self._thread = threading.Thread(target=self._server.serve_forever, name="gateway", daemon=True)
 
     @property

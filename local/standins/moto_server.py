@@ -15,20 +15,32 @@ from moto.moto_server.werkzeug_app import (
 )
 from werkzeug.serving import make_server
 
+from local.standins.held_ports import HeldPort
+
 LOCAL_REGION = "us-east-1"
 LOCAL_ACCOUNT_ID = "123456789012"
 MOTO_CONFIG = {"stepfunctions": {"execute_state_machine": True}}
 
 
 class LocalMotoServer(ThreadedMotoServer):
-    """ThreadedMotoServer that binds in the caller's thread, so a port in use raises OSError
-    (the stock `start` would wait forever for a server thread that died)."""
+    """ThreadedMotoServer served on the stack's held socket (local.standins.held_ports), made in the
+    caller's thread (the stock `start` binds in a thread of its own, and waits forever if it dies)."""
+
+    def __init__(self, held: HeldPort) -> None:
+        super().__init__(ip_address="127.0.0.1", port=held.port, verbose=False)
+        self._held = held
 
     def start(self) -> None:
         app = DomainDispatcherApplication(create_backend_app)
         self._server = make_server(
-            self._ip_address, self._port, app, True, request_handler=MotoRequestHandler
+            self._ip_address,
+            self._port,
+            app,
+            True,
+            request_handler=MotoRequestHandler,
+            fd=self._held.fileno(),
         )
+        self._held.release()
         self._server_ready_event.set()
         self._thread = Thread(target=self._server.serve_forever, name="moto", daemon=True)
         self._thread.start()
@@ -55,10 +67,10 @@ def point_process_at(port: int) -> None:
     os.environ.pop("AWS_PROFILE", None)
 
 
-def start_moto(port: int) -> LocalMotoServer:
-    """moto on 127.0.0.1:`port` with Step Functions really executing state machines."""
-    point_process_at(port)
-    server = LocalMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+def start_moto(held: HeldPort) -> LocalMotoServer:
+    """moto on the held 127.0.0.1 port with Step Functions really executing state machines."""
+    point_process_at(held.port)
+    server = LocalMotoServer(held)
     server.start()
     request = urllib.request.Request(  # noqa: S310 - our own local server
         f"{server.endpoint_url}/moto-api/config",

@@ -264,14 +264,21 @@ def test_log_lines_name_their_function_and_resolves_log_no_task_gone(local_stack
 
 @OWN_STACKS
 def test_sigterm_stops_the_stack_cleanly(tmp_path: Path) -> None:
-    # Given a stack of its own
-    with started_stack(tmp_path) as stack:
-        environment = stack.environment
-        assert (tmp_path / "dev.pid").exists()
-        # When it gets SIGTERM
-        stack.process.send_signal(signal.SIGTERM)
-        # Then it exits 0, its pid file removed and its ports free again
-        assert stack.process.wait(timeout=15) == 0
+    # Given a stack of its own, started while some other program took the API port found free for it
+    # (local.stack_process then starts it on two ports found free again)
+    first_choice = stack_environment(tmp_path)
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", int(first_choice["WAITGATE_PORT"])))
+        squatter.listen()
+        with started_stack(tmp_path, first_choice) as stack:
+            environment = stack.environment
+            assert environment["WAITGATE_PORT"] != first_choice["WAITGATE_PORT"]
+            assert any("WAITGATE_PORT to a free port" in line for line in stack.output)
+            assert (tmp_path / "dev.pid").exists()
+            # When it gets SIGTERM
+            stack.process.send_signal(signal.SIGTERM)
+            # Then it exits 0, its pid file removed and its ports free again
+            assert stack.process.wait(timeout=15) == 0
     assert not (tmp_path / "dev.pid").exists()
     for variable in ("WAITGATE_PORT", "WAITGATE_AWS_PORT"):
         with socket.socket() as probe:
