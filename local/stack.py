@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from local.aws_clients import AwsClients
 from local.patches import (
     async_invocations,
     check_moto_version,
@@ -32,7 +31,7 @@ from local.standins.execution_events import execution_event_pump
 from local.standins.gateway import Gateway, GatewayServer
 from local.standins.held_ports import HeldPort
 from local.standins.inbox import InboxLog, count_notices, create_inbox, inbox_pump
-from local.standins.jwt_issuer import LOCAL_AUDIENCE, LocalIssuer, issuer_url
+from local.standins.jwt_issuer import LocalIssuer, issuer_url
 from local.standins.local_channels import LocalChannels
 from local.standins.local_durable import LocalDurable
 from local.standins.metrics_log import MetricsLog
@@ -47,19 +46,13 @@ from local.state.running_instance import PidFile
 from local.state.state_capture import autosave_pump
 from local.state.state_dir import StateDir
 from local.state.state_restore import Restore, wait_until_reattached
-from local.template.compute_resources import COMPUTE_CREATORS
-from local.template.data_resources import DATA_CREATORS
-from local.template.event_resources import EVENT_CREATORS
 from local.template.function_environment import apply_environment, shared_environment
 from local.template.http_routes import routes_of
-from local.template.intrinsics import Intrinsics, parameter_values, pseudo_parameters
-from local.template.resources import Creator, StackContext, create_all
-from local.template.sam_template import load_template, translate
+from local.template.resources import StackContext
 from local.template.stack_description import describe_stack
+from local.template.stack_resources import OVERRIDE_PRINCIPALS, create_template_resources
 
 logger = logging.getLogger(__name__)
-STACK_NAME = "waitgate-local"
-OVERRIDE_PRINCIPALS = ["oncall-lead"]
 INTERRUPTS_TABLE = "InterruptsTable"  # template.yaml's logical id
 
 
@@ -266,40 +259,6 @@ class LocalStack:
         if self._pid_file is not None:
             self._pid_file.release()
             self._pid_file = None
-
-
-def create_template_resources(
-    api_url: str,
-    jwt_issuer: str,
-    registry: FunctionRegistry,
-    restoring: dict[str, Creator] | None = None,
-    parameters: dict[str, str] | None = None,
-) -> tuple[dict[str, Any], dict[str, Any], StackContext]:
-    """template.yaml translated and every supported resource created (at AWS_ENDPOINT_URL); the
-    `restoring` creators stand in for the plain ones of their types; `parameters` set more of the
-    template's parameters."""
-    overrides = {
-        "JwtIssuer": jwt_issuer,
-        "JwtAudience": LOCAL_AUDIENCE,
-        "PublicBaseUrl": api_url,
-        "OverridePrincipals": ",".join(OVERRIDE_PRINCIPALS),
-        "InboxClientId": LOCAL_AUDIENCE,  # its endpoints come from the local issuer's discovery document
-        "DeploySamples": "true",  # the e2e tests, the docs' examples and the benches run the samples
-        **(parameters or {}),
-    }
-    pseudo = pseudo_parameters(STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID)
-    sam_template = load_template()
-    translated = translate(sam_template, {**overrides, **pseudo})
-    intrinsics = Intrinsics(
-        parameters={**parameter_values(translated.get("Parameters", {}), overrides), **pseudo},
-        conditions=translated.get("Conditions", {}),
-    )
-    context = StackContext(
-        AwsClients(LOCAL_REGION), STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID, registry, intrinsics
-    )
-    creators = {**DATA_CREATORS, **COMPUTE_CREATORS, **EVENT_CREATORS, **(restoring or {})}
-    create_all(context, translated["Resources"], creators)
-    return sam_template, translated, context
 
 
 def _topic_arns(context: StackContext) -> list[str]:

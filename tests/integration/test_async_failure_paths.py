@@ -14,8 +14,8 @@ import pytest
 
 from local.patches import lambda_runtime
 from local.patches.lambda_runtime import FunctionRegistry
-from local.stack import create_template_resources
 from local.template.sam_template import load_template
+from local.template.stack_resources import create_template_resources
 from waitgate.wiring import composition
 
 REGION = "us-east-1"

@@ -10,11 +10,11 @@ import boto3
 from moto import mock_aws
 
 from local.patches.lambda_runtime import FunctionRegistry
-from local.stack import create_template_resources
 from local.state.kept_state import KeptState
 from local.state.state_capture import capture
 from local.state.state_restore import Restore
 from local.template.resources import StackContext
+from local.template.stack_resources import create_template_resources
 
 ROLE = "arn:aws:iam::123456789012:role/mine"
 OWN_MACHINE = '{"StartAt": "Wait", "States": {"Wait": {"Type": "Wait", "Seconds": 3600, "End": true}}}'

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from local.patches.lambda_runtime import FunctionRegistry
-from local.stack import create_template_resources
 from local.template.intrinsics import IntrinsicError, Intrinsics, parameter_values
+from local.template.stack_resources import create_template_resources
 
 ASL_FRAGMENT = '{"taskToken.$": "$$.Task.Token", "FunctionName": "${Fn}", "literal": "${!Kept}"}'
 
