@@ -66,13 +66,7 @@ class Decision:
             "API Gateway": self.http_api_requests * PRICES["http_api_request"]
             + self.rest_api_requests * PRICES["rest_api_request"],
             "Step Functions transitions": self.transitions * PRICES["step_functions_standard_transition"],
-            "Lambda durable operations, data": self.durable_operations * PRICES["lambda_durable_operation"]
-            + self.durable_bytes / 1024**3 * PRICES["lambda_durable_data_written_gb"]
-            + self.durable_bytes
-            / 1024**3
-            * self.durable_retention_days
-            / 30
-            * PRICES["lambda_durable_data_retained_gb_month"],
+            "Lambda durable operations, data": self.durable_usd(),
             "DynamoDB reads (RRU)": self.read_units * PRICES["dynamodb_read_request_unit"],
             "DynamoDB writes (WRU)": self.write_units * PRICES["dynamodb_write_request_unit"],
             "SNS (publishes, e-mails)": self.sns_publishes * PRICES["sns_publish"]
@@ -83,6 +77,16 @@ class Decision:
             / 1024**3
             * PRICES["cloudwatch_logs_ingested_gb"],
         }
+
+    def durable_usd(self) -> float:
+        """A durable execution's operations, and its checkpoints written and kept for the retention."""
+        gigabytes = self.durable_bytes / 1024**3
+        retained_months = self.durable_retention_days / 30
+        return (
+            self.durable_operations * PRICES["lambda_durable_operation"]
+            + gigabytes * PRICES["lambda_durable_data_written_gb"]
+            + gigabytes * retained_months * PRICES["lambda_durable_data_retained_gb_month"]
+        )
 
     def total(self) -> float:
         return sum(self.costs().values())
