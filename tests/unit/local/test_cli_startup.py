@@ -76,7 +76,8 @@ def test_a_commands_own_help_imports_only_its_parser(name: str) -> None:
         "    pass\n"
         "heavy = ('boto3', 'botocore', 'moto', 'jwt', 'cryptography', 'pydantic', 'local.stack')\n"
         "loaded = [m for m in heavy if m in sys.modules]\n"
-        "loaded += sorted(m for m in sys.modules if m.startswith(('waitgate.adapters', 'waitgate.service')))\n"
+        "rooms = ('waitgate.adapters', 'waitgate.service')\n"
+        "loaded += sorted(m for m in sys.modules if m.startswith(rooms))\n"
         "print(loaded)\n"
     )
     answer = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
