@@ -55,9 +55,8 @@ DEFINITION: dict[str, Any] = {
 }
 
 
-def send_email(event: dict[str, Any], sns: Any, topic_arn: str) -> None:
-    """LambdaHumanApprovalSendEmailFunction: the approve and reject links, e-mailed through SNS."""
-    print("event= " + json.dumps(event))
+def approval_message(event: dict[str, Any]) -> tuple[str, str]:
+    """LambdaHumanApprovalSendEmailFunction's subject and text: the approve and reject links."""
     context = event["ExecutionContext"]
     name, machine = context["Execution"]["Name"], context["StateMachine"]["Name"]
     token = quote(context["Task"]["Token"], safe="")
@@ -68,7 +67,45 @@ def send_email(event: dict[str, Any], sns: Any, topic_arn: str) -> None:
         f"Execution Name -> {name}\n\nApprove {base}&action=approve\n\nReject {base}&action=reject\n\n"
         "Thanks for using Step functions!"
     )
-    sns.publish(TopicArn=topic_arn, Subject="Required approval from AWS Step Functions", Message=message)
+    return "Required approval from AWS Step Functions", message
+
+
+def send_email(event: dict[str, Any], sns: Any, topic_arn: str) -> None:
+    """LambdaHumanApprovalSendEmailFunction: the approve and reject links, e-mailed through SNS."""
+    print("event= " + json.dumps(event))
+    subject, message = approval_message(event)
+    sns.publish(TopicArn=topic_arn, Subject=subject, Message=message)
+
+
+def send_nothing(event: dict[str, Any]) -> None:
+    """The same function with no notice: the Task's invocation that hands out the token, no more."""
+    print("event= " + json.dumps(event))
+
+
+def send_ses(event: dict[str, Any], sesv2: Any, sender: str, recipient: str) -> None:
+    """The same function sending its e-mail with SES v2 (one recipient) instead of an SNS topic."""
+    print("event= " + json.dumps(event))
+    subject, message = approval_message(event)
+    sesv2.send_email(
+        FromEmailAddress=sender,
+        Destination={"ToAddresses": [recipient]},
+        Content={"Simple": {"Subject": {"Data": subject}, "Body": {"Text": {"Data": message}}}},
+    )
+
+
+def send_slack(event: dict[str, Any], api_url: str, bot_token: str, channel: str) -> None:
+    """The same function posting its text (the two links) to Slack with chat.postMessage."""
+    import urllib.request
+
+    print("event= " + json.dumps(event))
+    _, message = approval_message(event)
+    request = urllib.request.Request(
+        api_url + "chat.postMessage",
+        data=json.dumps({"channel": channel, "text": message}).encode(),
+        headers={"Content-Type": "application/json; charset=utf-8", "Authorization": f"Bearer {bot_token}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert json.load(answer)["ok"], "the Slack stand-in refused the post"
 
 
 def approval(event: dict[str, Any], sfn: Any) -> dict[str, Any]:

@@ -1,13 +1,18 @@
-"""What 1,000 decided approvals cost on AWS, from what this bench measures and bench/prices.json.
+"""What 1,000 decided approvals cost on AWS, by engine and by channel, beside AWS's human-approval sample
+sending the same kind of notice, from what this bench measures and bench/prices.json.
 
-waitgate: the handlers of one approval decided by one vote, run in-process on moto as Lambda would run
-them (the request, the resolve over the HTTP API, the outbox's and the Slack refresh's stream records,
-the run's end), each timed warm; every DynamoDB call counted with its items sized as DynamoDB sizes
-them (reads: 4 KB units, strongly consistent reads whole, writes: 1 KB units, transactions twice);
-every SNS publish; the Step Functions Standard transitions of the state machine's path; the bytes the
-functions log (EMF lines included) plus Lambda's own START/END/REPORT lines. Beside it the same model
-on AWS's documented human-approval sample (bench/aws_sample.py: REST API + two Lambda functions + a
-raw task token), run and timed on the same moto in the same run, so the ratio is measured, not quoted.
+waitgate (bench/cost_flows.py): the handlers of one approval decided by one vote, run in-process on moto
+as Lambda would run them, for each channel (no notice, SES e-mail, Slack; an SNS e-mail subscription is
+the no-notice flow plus one SNS e-mail per publish), each timed warm; every DynamoDB call counted with
+its items sized as DynamoDB sizes them; every SNS publish and SES e-mail; the Step Functions Standard
+transitions of the state machine's path; the bytes the functions log plus Lambda's own
+START/END/REPORT lines. The durable engine (bench/cost_durable.py) is the same handlers without the
+transitions, plus the durable function's invocations, operations and checkpointed bytes, read from
+executions decided on a local stack.
+
+The sample (bench/aws_sample.py): a REST API, two Lambda functions and a raw task token, run and timed on
+the same moto in the same run, its notice function sending the same kind of notice: nothing, its SNS
+e-mail, an SES e-mail, a Slack post (the stand-in). The ratio is measured, not quoted.
 
 What is not per decision is left out on both sides and said in docs/performance.md: storage, the
 custom metrics' monthly price, X-Ray traces (sampled), Secrets Manager reads (cached per instance).
@@ -15,205 +20,50 @@ custom metrics' monthly price, X-Ray traces (sampled), Secrets Manager reads (ca
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
-from dataclasses import dataclass, field
+import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.cost_durable import DurableFigures, measure_durable
+from bench.cost_flows import MEASURED, SIGNING_SECRET, TEAM, WARMUP, Meters, measure, on_moto, template_sizes
 from bench.cost_model import PRICES, Decision, Invocation, logged_bytes, timed, transitions_of
-from bench.dynamodb_capacity import Capacity
-from bench.report import Row
+from bench.report import RESULTS, Row
 from bench.samples import APPROVAL
 
 GROUP = "cost"
 APPROVALS = 1000
-WARMUP, MEASURED = 3, 15
-ACCEPT = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
-
-
-# --- waitgate ----------------------------------------------------------------------------------------
-
-
-def _template_sizes() -> dict[str, tuple[int, str]]:
-    from local.template.sam_template import load_template
-
-    template = load_template()
-    defaults = template["Globals"]["Function"]
-    sizes = {}
-    for resource in template["Resources"].values():
-        properties = resource.get("Properties", {})
-        code = properties.get("CodeUri", "")
-        if resource["Type"] == "AWS::Serverless::Function" and code.startswith("functions/"):
-            memory = int(properties.get("MemorySize", defaults["MemorySize"]))
-            arch = (properties.get("Architectures") or defaults["Architectures"])[0]
-            sizes[code.strip("/").split("/")[1]] = (memory, arch)
-    return sizes
-
-
-def _stream_event(item: dict[str, Any], old_status: str) -> dict[str, Any]:
-    """The DynamoDB stream record of the resolving commit (before the inline delivery's mark)."""
-    new = {k: v for k, v in item.items() if k not in ("deliveredAt", "deliveryOutcome")}
-    old = {**new, "status": {"S": old_status}}
-    record = {
-        "eventID": "1",
-        "eventName": "MODIFY",
-        "eventSource": "aws:dynamodb",
-        "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/bench/stream/2026",
-        "dynamodb": {
-            "Keys": {"pk": item["pk"], "sk": item["sk"]},
-            "NewImage": new,
-            "OldImage": old,
-            "SequenceNumber": "1",
-            "SizeBytes": 1,
-            "StreamViewType": "NEW_AND_OLD_IMAGES",
-        },
-    }
-    return {"Records": [record]}
-
-
-def _ended_event(run_id: str, execution_arn: str) -> dict[str, Any]:
-    return {
-        "version": "0",
-        "id": "bench",
-        "detail-type": "Step Functions Execution Status Change",
-        "source": "aws.states",
-        "account": "123456789012",
-        "time": "2026-12-01T00:00:00Z",
-        "region": "us-east-1",
-        "resources": [execution_arn],
-        "detail": {"name": run_id, "executionArn": execution_arn, "status": "SUCCEEDED"},
-    }
-
-
-@dataclass
-class _WaitgateMeters:
-    """What the waitgate side counts beside the handlers' durations: capacity, publishes, e-mails."""
-
-    capacity: Capacity
-    email_queue: str
-    publishes: list[str] = field(default_factory=list)
-    mails: list[str] = field(default_factory=list)
-
-
-def _waitgate_on_moto(sqs: Any) -> _WaitgateMeters:
-    """The tables, topic, directory (alice's e-mail) and SES identity, the e-mail channel's queue, and
-    the counters on the handlers' own clients."""
-    import os
-
-    import boto3
-
-    from bench.roundtrips import _environment
-    from tests.integration.conftest import create_table_from_template
-    from tests.integration.test_channel_flow import channel_queue, fresh_instances
-    from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
-    from waitgate.channels.contacts import ContactPoints
-    from waitgate.wiring import composition
-
-    _environment()
-    sns, dynamodb = (boto3.client(name, region_name="us-east-1") for name in ("sns", "dynamodb"))
-    topic = sns.create_topic(Name="bench-notices")["TopicArn"]
-    directory = create_table_from_template(dynamodb, "DirectoryTable", "bench-directory")
-    boto3.client("sesv2", region_name="us-east-1").create_email_identity(EmailIdentity="waitgate@example.com")
-    os.environ.update(TOPIC_ARN=topic, DIRECTORY_TABLE_NAME=directory, EMAIL_SENDER="waitgate@example.com")
-    fresh_instances()
-    DynamoDbContacts(dynamodb, directory).set_contact(
-        "default", "alice", ContactPoints(email="alice@example.com")
-    )
-    meters = _WaitgateMeters(Capacity(dynamodb), channel_queue(sqs, sns, topic, "EmailDeliverySubscription"))
-    meters.capacity.attach(composition.aws_client("dynamodb"))
-    composition.aws_client("sns").meta.events.register(
-        "before-call.sns.Publish", lambda **_: meters.publishes.append("Publish")
-    )
-    composition.aws_client("sesv2").meta.events.register(
-        "before-call.sesv2.SendEmail", lambda **_: meters.mails.append("SendEmail")
-    )
-    return meters
-
-
-WAITGATE_HANDLERS = ("request_interrupt", "deliver_email", "resolve_by_run", "dispatch_stream",
-                     "run_lifecycle")  # fmt: skip
-
-
-def measure_waitgate() -> Decision:
-    import os
-
-    import boto3
-
-    from tests.integration.workflow_harness import WorkflowHarness
-    from tests.support.handlers import Handler
-
-    sqs = boto3.client("sqs", region_name="us-east-1")
-    meters = _waitgate_on_moto(sqs)
-    sizes = _template_sizes()
-    handlers = {name: Handler(name) for name in WAITGATE_HANDLERS}
-    decision = Decision(invocations={name: Invocation(name, *sizes[name]) for name in WAITGATE_HANDLERS})
-    harness, table = WorkflowHarness(), os.environ["TABLE_NAME"]
-    capacity, logged = meters.capacity, 0
-    for number in range(WARMUP + MEASURED):
-        measuring = number >= WARMUP
-        read, write, sent, mailed = capacity.read, capacity.write, len(meters.publishes), len(meters.mails)
-        with logged_bytes() as written:
-            _decide_one(harness, handlers, decision, measuring, sqs, meters, table)
-            logged_now = written()
-        if measuring:
-            decision.read_units += (capacity.read - read) / MEASURED
-            decision.write_units += (capacity.write - write) / MEASURED
-            decision.sns_publishes += (len(meters.publishes) - sent) / MEASURED
-            decision.ses_emails += (len(meters.mails) - mailed) / MEASURED
-            logged += logged_now
-    decision.sqs_requests = 2  # Lambda's poller: the ReceiveMessage that got the notice, its DeleteMessage
-    decision.log_bytes = logged / MEASURED
-    decision.http_api_requests = 1
-    decision.transitions = transitions_of(json.loads(Path("statemachines/interrupt.asl.json").read_text()))
-    return decision
-
-
-def _decide_one(
-    harness: Any,
-    handlers: dict[str, Any],
-    decision: Decision,
-    measuring: bool,
-    sqs: Any,
-    meters: _WaitgateMeters,
-    table: str,
-) -> None:
-    """One approval, from its request to its run's end, each handler timed as `decision` counts it."""
-    from tests.integration.test_channel_flow import sqs_event
-    from tests.support.handlers import http_event
-
-    interrupt = {**APPROVAL, "data": {**APPROVAL["data"], "approversList": ["alice"]}}
-    run = harness.suspend(json.loads(json.dumps(interrupt)))
-    task = {**run.task_event, "executionArn": run.execution_arn}
-    at = decision.invocations
-    timed(at["request_interrupt"], measuring, lambda: handlers["request_interrupt"](task))
-    notices = sqs_event(sqs, meters.email_queue)
-    assert len(notices["Records"]) == 1, notices
-    timed(at["deliver_email"], measuring, lambda: handlers["deliver_email"](notices))
-    sqs.delete_message(QueueUrl=meters.email_queue, ReceiptHandle=notices["Records"][0]["receiptHandle"])
-    event = http_event(run.run_id, "Interrupt", {"resumeValue": ACCEPT}, sub="alice")
-    answer = timed(at["resolve_by_run"], measuring, lambda: handlers["resolve_by_run"](event))
-    assert answer["statusCode"] == 200, answer
-    key = {"pk": {"S": f"RUN#default#{run.run_id}"}, "sk": {"S": "NODE#Interrupt"}}
-    item = meters.capacity.reader.get_item(TableName=table, Key=key, ConsistentRead=True)["Item"]
-    record = _stream_event(item, "pending")  # the table stream's one reader: outbox, Slack refresh, cleanup
-    timed(at["dispatch_stream"], measuring, lambda: handlers["dispatch_stream"](record))
-    harness.wait_for_end(run.execution_arn)
-    ended = _ended_event(run.run_id, run.execution_arn)
-    timed(at["run_lifecycle"], measuring, lambda: handlers["run_lifecycle"](ended))
+CHANNELS = ("no notice", "SNS e-mail", "SES e-mail", "Slack")
+ENGINES = {"Step Functions": 1.0, "durable function": 0.5}  # the target: at most this × the sample
+BREAKDOWN = RESULTS / "cost-breakdown.json"  # what bench/cost_chart.py draws
+WHY = {
+    "DynamoDB writes (WRU)": "the state the sample does not keep: events, KEY record, snapshot, inbox index",
+    "DynamoDB reads (RRU)": "reading that state before each change",
+    "Lambda requests": "more functions: the outbox, the run's end, the channel's deliverer",
+    "Lambda GB-seconds": "512 MB arm64 handlers doing more work than the sample's 128 MB",
+    "CloudWatch Logs ingestion": "structured logs and EMF metrics",
+    "SES e-mails, SQS requests": "SES and the deliverers' queues",
+    "SNS (publishes, e-mails)": "the notice's publish on the bus",
+    "Lambda durable operations, data": "the durable execution's operations",
+    "API Gateway": "the decision's request",
+    "Step Functions transitions": "the state machine",
+}
 
 
 # --- AWS's sample ------------------------------------------------------------------------------------
 
 
-def measure_sample() -> Decision:
+def measure_sample(channel: str, senders: dict[str, Callable[[dict[str, Any]], None]]) -> Decision:
+    """The sample with `channel`'s notice: its two functions timed, what they are billed for."""
     import boto3
 
     from bench import aws_sample
     from bench.task_tokens import TaskTokens
 
-    sns = boto3.client("sns", region_name="us-east-1")
     sfn = boto3.client("stepfunctions", region_name="us-east-1")
-    topic = sns.create_topic(Name="bench-sample-approvals")["TopicArn"]
     tokens = TaskTokens(sfn, boto3.client("sqs", region_name="us-east-1"))
     send = Invocation("LambdaHumanApprovalSendEmailFunction", aws_sample.MEMORY_MB, aws_sample.ARCHITECTURE)
     click = Invocation("LambdaApprovalFunction", aws_sample.MEMORY_MB, aws_sample.ARCHITECTURE)
@@ -231,57 +81,134 @@ def measure_sample() -> Decision:
             "APIGatewayEndpoint": aws_sample.API,
         }
         with logged_bytes() as written:
-            timed(send, measuring, lambda p=payload: aws_sample.send_email(p, sns, topic))
+            timed(send, measuring, functools.partial(senders[channel], payload))
             event = aws_sample.click_event(task["runId"], task["taskToken"])
-            timed(click, measuring, lambda e=event: aws_sample.approval(e, sfn))
+            timed(click, measuring, functools.partial(aws_sample.approval, event, sfn))
             logged_now = written()
         if measuring:
             logged += logged_now
     decision.log_bytes = logged / MEASURED
     decision.rest_api_requests = 1
-    decision.sns_publishes = 1
-    decision.sns_emails = 1
+    decision.sns_publishes = decision.sns_emails = 1 if channel == "SNS e-mail" else 0
+    decision.ses_emails = 1 if channel == "SES e-mail" else 0
     decision.transitions = transitions_of(aws_sample.DEFINITION)
     return decision
+
+
+def sample_senders(slack_api_url: str) -> dict[str, Callable[[dict[str, Any]], None]]:
+    import boto3
+
+    from bench import aws_sample
+
+    sns = boto3.client("sns", region_name="us-east-1")
+    topic = sns.create_topic(Name="bench-sample-approvals")["TopicArn"]
+    sesv2 = boto3.client("sesv2", region_name="us-east-1")
+    return {
+        "no notice": aws_sample.send_nothing,
+        "SNS e-mail": lambda p: aws_sample.send_email(p, sns, topic),
+        "SES e-mail": lambda p: aws_sample.send_ses(p, sesv2, "waitgate@example.com", "alice@example.com"),
+        "Slack": lambda p: aws_sample.send_slack(p, slack_api_url, "xoxb-bench", "U0ALICE"),
+    }
+
+
+# --- waitgate ----------------------------------------------------------------------------------------
+
+
+def waitgate_by_channel(meters: Meters) -> dict[str, Decision]:
+    none, email, slack = (measure(flow, meters) for flow in ("none", "email", "slack"))
+    sns_email = dataclasses.replace(none, sns_emails=none.sns_publishes)  # the topic's e-mail subscription
+    return {"no notice": none, "SNS e-mail": sns_email, "SES e-mail": email, "Slack": slack}
+
+
+def on_durable(decision: Decision, durable: DurableFigures) -> Decision:
+    """The same decision with a durable function in place of the state machine: no transitions; the
+    function's invocations (the first waits for its submitter's synchronous Invoke of
+    request_interrupt, billed at that handler's measured time; the replay after the answer is not
+    timed, billed at Lambda's 1 ms minimum), its operations, its checkpointed bytes."""
+    memory, architecture = template_sizes()["approval_sample"]
+    asked = decision.invocations["request_interrupt"].median_ms
+    invocations = dict(decision.invocations)
+    for number in range(round(durable.invocations)):
+        name = f"approval_sample (invocation {number + 1})"
+        invocations[name] = Invocation(name, memory, architecture, [asked if number == 0 else 1.0])
+    return dataclasses.replace(
+        decision,
+        invocations=invocations,
+        transitions=0,
+        durable_operations=durable.operations,
+        durable_bytes=durable.bytes_written,
+        durable_retention_days=retention_days(),
+    )
+
+
+def retention_days() -> int:
+    """How long Lambda keeps a durable execution's state after it ends (the sample's DurableConfig)."""
+    from local.template.sam_template import load_template
+
+    properties = load_template()["Resources"]["ApprovalSampleFunction"]["Properties"]
+    return int(properties["DurableConfig"]["RetentionPeriodInDays"])
 
 
 # --- Rows --------------------------------------------------------------------------------------------
 
 
-def rows_of(ours: Decision, sample: Decision) -> list[Row]:
+def why_above(ours: Decision, sample: Decision, goal: float) -> str:
+    """Where ours costs more than `goal` × the sample's, the parts that make the difference."""
+    mine, theirs = ours.costs(), sample.costs()
+    over = sorted(((mine[p] - theirs[p] * goal, p) for p in mine if mine[p] > theirs[p] * goal), reverse=True)
+    return "; ".join(f"{part} +{usd * APPROVALS:.4f} ({WHY[part]})" for usd, part in over[:3])
+
+
+def rows_of(ours: dict[str, dict[str, Decision]], samples: dict[str, Decision]) -> list[Row]:
     price_note = f"prices of {PRICES['date']} ({PRICES['region']}, bench/prices.json)"
-    ratio = ours.total() / sample.total()
-    rows = [
-        Row(GROUP, f"{APPROVALS:,} decided approvals: waitgate", ours.total() * APPROVALS, "USD",
-            note=f"{price_note}; {len(ours.invocations)} invocations, {ours.read_units:.1f} RRU, "
-                 f"{ours.write_units:.1f} WRU, {ours.transitions} transitions per decision"),
-        Row(GROUP, f"{APPROVALS:,} decided approvals: AWS sample (REST API + Lambda + task token)",
-            sample.total() * APPROVALS, "USD",
-            note=f"{len(sample.invocations)} invocations at {aws_sample_memory()} MB x86_64, "
-                 f"{sample.transitions} transitions, no state"),
-        Row(GROUP, "waitgate / AWS sample, per decided approval", ratio, "×",
-            note="both measured in this run on the same moto, priced from the same table"),
-    ]  # fmt: skip
-    theirs = sample.costs()
-    for part, usd in ours.costs().items():
+    rows = []
+    for channel in CHANNELS:
+        sample = samples[channel]
         rows.append(
-            Row(GROUP, f"· {part}", usd * APPROVALS, "USD",
-                note=f"waitgate {usd * APPROVALS:.5f} USD, sample {theirs[part] * APPROVALS:.5f} USD")
+            Row(GROUP, f"AWS sample, {channel}: 1,000 decided approvals", sample.total() * APPROVALS, "USD",
+                note=f"{price_note}; {len(sample.invocations)} invocations at {sample_memory()} MB x86_64, "
+                     f"{sample.transitions} transitions, no state")
         )  # fmt: skip
-    for invocation in ours.invocations.values():
-        rows.append(
-            Row(GROUP, f"· {invocation.name}: duration (median of {MEASURED})", invocation.median_ms, "ms",
-                note=f"{invocation.memory_mb} MB {invocation.architecture}")
-        )  # fmt: skip
-    for invocation in sample.invocations.values():
-        rows.append(
-            Row(GROUP, f"· sample {invocation.name}: duration", invocation.median_ms, "ms",
-                note=f"{invocation.memory_mb} MB {invocation.architecture}")
-        )  # fmt: skip
+        for engine, goal in ENGINES.items():
+            decision = ours[engine][channel]
+            ratio = decision.total() / sample.total()
+            met = ratio <= goal
+            note = (
+                f"{len(decision.invocations)} invocations, {decision.read_units:.1f} RRU, "
+                f"{decision.write_units:.1f} WRU, {decision.transitions} transitions, "
+                f"{decision.durable_operations:.0f} durable operations"
+            )
+            above = (decision.total() - goal * sample.total()) * APPROVALS
+            why = "" if met else f"above by {above:.4f} USD: {why_above(decision, sample, goal)}"
+            rows += [
+                Row(GROUP, f"waitgate {engine}, {channel}: 1,000 decided approvals",
+                    decision.total() * APPROVALS, "USD", note=note),
+                Row(GROUP, f"waitgate {engine} / sample, {channel}", ratio, "×", target=f"≤ {goal:g}×",
+                    met=met, note=why),
+            ]  # fmt: skip
     return rows
 
 
-def aws_sample_memory() -> int:
+def breakdown(ours: dict[str, dict[str, Decision]], samples: dict[str, Decision]) -> dict[str, Any]:
+    """USD per 1,000 decisions by part, per engine, channel and side: what bench/cost_chart.py draws."""
+
+    def parts(decision: Decision) -> dict[str, float]:
+        return {part: round(usd * APPROVALS, 6) for part, usd in decision.costs().items()}
+
+    return {
+        "prices": f"{PRICES['date']} ({PRICES['region']})",
+        "engines": {
+            engine: {
+                channel: {"waitgate": parts(by_channel[channel]), "AWS sample": parts(samples[channel])}
+                for channel in CHANNELS
+            }
+            for engine, by_channel in ours.items()
+        },
+        "targets": ENGINES,
+    }
+
+
+def sample_memory() -> int:
     from bench import aws_sample
 
     return aws_sample.MEMORY_MB
@@ -291,15 +218,38 @@ def run() -> list[Row]:
     from moto import mock_aws
 
     from local.patches.moto_atomicity import serialize_dynamodb_operations
+    from local.standins.slack_api import SlackApp, SlackStandInServer, SlackWebApiStandIn
 
+    durable = measure_durable()  # on a local stack of its own, before moto is mocked in-process
     serialize_dynamodb_operations()
-    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
-        ours = measure_waitgate()
-        sample = measure_sample()
-    return rows_of(ours, sample)
+    posts: list[dict[str, Any]] = []
+
+    def record(message: dict[str, Any], updated: bool) -> None:
+        if not updated:
+            posts.append(message)
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the stand-in's line per request
+    app = SlackApp(bot_token="xoxb-bench", signing_secret=SIGNING_SECRET, team_id=TEAM)
+    slack = SlackStandInServer(SlackWebApiStandIn(app, record))
+    slack.start()
+    try:
+        with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
+            by_channel = waitgate_by_channel(on_moto(slack.api_url, posts))
+            senders = sample_senders(slack.api_url)
+            samples = {channel: measure_sample(channel, senders) for channel in CHANNELS}
+    finally:
+        slack.stop()
+    ours = {
+        "Step Functions": by_channel,
+        "durable function": {channel: on_durable(d, durable) for channel, d in by_channel.items()},
+    }
+    BREAKDOWN.parent.mkdir(exist_ok=True)
+    BREAKDOWN.write_text(json.dumps(breakdown(ours, samples), indent=2) + "\n", encoding="utf-8")
+    return rows_of(ours, samples)
 
 
 if __name__ == "__main__":
     from bench.report import print_table
 
     print_table(run())
+    print(f"the breakdown for bench/cost_chart.py: {Path(BREAKDOWN)}")

@@ -50,6 +50,9 @@ class Decision:
     ses_emails: float = 0.0
     sqs_requests: float = 0.0
     log_bytes: float = 0.0
+    durable_operations: float = 0.0
+    durable_bytes: float = 0.0  # checkpointed: billed once written, and per month while retained
+    durable_retention_days: int = 0
 
     def costs(self) -> dict[str, float]:
         """USD per decision, by what is paid for."""
@@ -63,6 +66,7 @@ class Decision:
             "API Gateway": self.http_api_requests * PRICES["http_api_request"]
             + self.rest_api_requests * PRICES["rest_api_request"],
             "Step Functions transitions": self.transitions * PRICES["step_functions_standard_transition"],
+            "Lambda durable operations, data": self.durable_usd(),
             "DynamoDB reads (RRU)": self.read_units * PRICES["dynamodb_read_request_unit"],
             "DynamoDB writes (WRU)": self.write_units * PRICES["dynamodb_write_request_unit"],
             "SNS (publishes, e-mails)": self.sns_publishes * PRICES["sns_publish"]
@@ -73,6 +77,16 @@ class Decision:
             / 1024**3
             * PRICES["cloudwatch_logs_ingested_gb"],
         }
+
+    def durable_usd(self) -> float:
+        """A durable execution's operations, and its checkpoints written and kept for the retention."""
+        gigabytes = self.durable_bytes / 1024**3
+        retained_months = self.durable_retention_days / 30
+        return (
+            self.durable_operations * PRICES["lambda_durable_operation"]
+            + gigabytes * PRICES["lambda_durable_data_written_gb"]
+            + gigabytes * retained_months * PRICES["lambda_durable_data_retained_gb_month"]
+        )
 
     def total(self) -> float:
         return sum(self.costs().values())

@@ -62,17 +62,30 @@ def secondary_indexes() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
 
 
 def index_write_units(old: dict[str, Any] | None, new: dict[str, Any] | None) -> float:
-    """What a base-table write costs its GSIs: a put, an update or a delete of the projected item in
-    each index whose key attributes the item has before or after (1 KB units, never doubled)."""
+    """What a base-table write costs its GSIs, as DynamoDB bills them (developer guide, "Provisioned
+    throughput considerations for Global Secondary Indexes"): per index, an item that enters or leaves
+    it is one write; one whose key attributes change, two (the old out, the new in); one whose projected
+    attributes change, one; one that stays as the index projects it, none (1 KB units, never doubled)."""
     units = 0.0
     for keys, projected in INDEXES:
-        before = old if old and all(k in old for k in keys) else None
-        after = new if new and all(k in new for k in keys) else None
-        for item in (after or before,) if before is None or after is None else (after,):
-            if item is not None:
-                shown = item if projected == ("*",) else {k: v for k, v in item.items() if k in projected}
-                units += write_units(item_size(shown))
+        before, after = (_projected(item, keys, projected) for item in (old, new))
+        if before is None or after is None:
+            changed = [view for view in (before, after) if view is not None]
+        elif any(before.get(k) != after.get(k) for k in keys):
+            changed = [before, after]
+        else:
+            changed = [after] if after != before else []
+        units += sum(write_units(item_size(view)) for view in changed)
     return units
+
+
+def _projected(
+    item: dict[str, Any] | None, keys: tuple[str, ...], projected: tuple[str, ...]
+) -> dict[str, Any] | None:
+    """The item as the index holds it, or None when it is not in the index."""
+    if not item or not all(k in item for k in keys):
+        return None
+    return item if projected == ("*",) else {k: v for k, v in item.items() if k in projected}
 
 
 INDEXES = secondary_indexes()

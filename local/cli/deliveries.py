@@ -10,21 +10,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
-
-import boto3
+from typing import TYPE_CHECKING, Any
 
 from local.cli.command_actions import action_parsers
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
-from waitgate.adapters.durable_workflow import DurableFunctionsWorkflow
-from waitgate.adapters.dynamodb_outstanding import DynamoDbOutstanding
-from waitgate.adapters.dynamodb_store import DynamoDbStore
-from waitgate.adapters.sfn_workflow import StepFunctionsWorkflow
-from waitgate.adapters.workflow_engines import WorkflowEngines
-from waitgate.run.clock import SystemClock
-from waitgate.run.reconciliation import OutstandingRef
-from waitgate.service.deliver_resolution import DeliveryDependencies, redrive
+
+if TYPE_CHECKING:  # the layer and boto3 load when an action runs, not for `--help`
+    from waitgate.adapters.dynamodb_store import DynamoDbStore
+    from waitgate.run.reconciliation import OutstandingRef
 
 DESCRIPTION = """\
 Deliveries the workflow engine would not take: the task (or durable callback) was gone, or the engine
@@ -65,6 +59,11 @@ def add_deliveries_parser(commands: Any) -> None:
 
 
 def run_deliveries(arguments: argparse.Namespace) -> int:
+    from waitgate.adapters.dynamodb_outstanding import DynamoDbOutstanding
+    from waitgate.adapters.dynamodb_store import DynamoDbStore
+    from waitgate.run.clock import SystemClock
+    from waitgate.service.deliver_resolution import DeliveryDependencies, redrive
+
     clients = _clients(arguments)
     table = arguments.table or clients["table"]
     store = DynamoDbStore(clients["dynamodb"], table)
@@ -107,6 +106,12 @@ def _print(ref: OutstandingRef, store: DynamoDbStore, as_json: bool) -> None:
 
 
 def _clients(arguments: argparse.Namespace) -> dict[str, Any]:
+    import boto3
+
+    from waitgate.adapters.durable_workflow import DurableFunctionsWorkflow
+    from waitgate.adapters.sfn_workflow import StepFunctionsWorkflow
+    from waitgate.adapters.workflow_engines import WorkflowEngines
+
     if arguments.table:
         region = {"region_name": arguments.region} if arguments.region else {}
         engines = WorkflowEngines(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from local.standins.jwt_issuer import LocalIssuer, caller_claims
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
 
@@ -38,6 +37,8 @@ def add_jwt_parser(commands: Any) -> None:
 
 def print_dev_jwt(arguments: argparse.Namespace) -> int:
     """NoRunningStackError when no stack runs: its issuer URL (the API's) would be a guess."""
+    from local.standins.jwt_issuer import LocalIssuer, caller_claims  # PyJWT, cryptography: to sign
+
     state_dir = StateDir.from_environment()
     description = running_stack_description(state_dir)
     issuer = LocalIssuer.of_running_stack(state_dir)

@@ -10,18 +10,15 @@ real AWS with the usual credential chain (AWS_PROFILE, AWS_REGION, ...).
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-import boto3
+from typing import TYPE_CHECKING, Any
 
 from local.cli.command_actions import action_parsers
-from local.cli.directory_delegations import DELEGATION_ACTIONS, add_delegation_arguments, run_delegation
+from local.cli.directory_delegations import DELEGATION_ACTIONS, add_delegation_arguments
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
-from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
-from waitgate.adapters.dynamodb_directory import DynamoDbDirectory, RefKind
-from waitgate.channels.contacts import ContactPoints, checked_email, checked_slack_user
-from waitgate.errors import ValidationFailedError
+
+if TYPE_CHECKING:  # what the actions use, imported when one runs: `--help` needs none of it (boto3)
+    from waitgate.adapters.dynamodb_directory import RefKind
 
 DIRECTORY_LOGICAL_ID = "DirectoryTable"
 DESCRIPTION = """\
@@ -92,6 +89,9 @@ def _add_table_arguments(parser: Any) -> None:
 def run_directory(arguments: argparse.Namespace) -> int:
     """NoRunningStackError without --table and without a running stack; AWS errors propagate; a
     contact point that is not one is ValidationFailedError."""
+    from local.cli.directory_delegations import run_delegation
+    from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
+
     if arguments.directory_action in CONTACT_ACTIONS:
         return _run_contacts(arguments)
     if arguments.directory_action in DELEGATION_ACTIONS:
@@ -111,6 +111,10 @@ def run_directory(arguments: argparse.Namespace) -> int:
 
 
 def _run_contacts(arguments: argparse.Namespace) -> int:
+    from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
+    from waitgate.channels.contacts import ContactPoints, checked_email, checked_slack_user
+    from waitgate.errors import ValidationFailedError
+
     contacts = DynamoDbContacts(*_table(arguments))
     if arguments.directory_action == "contacts":
         for principal, points in contacts.contacts(arguments.tenant):
@@ -145,6 +149,8 @@ def _events_table(arguments: argparse.Namespace) -> str | None:
 
 
 def _table(arguments: argparse.Namespace) -> tuple[Any, str]:
+    import boto3
+
     if arguments.table:
         return boto3.client("dynamodb", region_name=arguments.region), arguments.table
     described = running_stack_description(StateDir.from_environment())

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
-from waitgate.approval.delegation import DELEGATION_KINDS, Delegation
-from waitgate.approval.eligibility import rfc3339
+if TYPE_CHECKING:  # imported when an action runs: the parser (`--help`) needs none of the layer
+    from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
+    from waitgate.approval.delegation import Delegation
 
 DELEGATION_ACTIONS = {
     "delegate": (
@@ -39,11 +39,13 @@ def add_delegation_arguments(action: str, parser: Any) -> None:
         parser.add_argument(
             "--kinds",
             default="approval",
-            help=f"comma-separated interrupt kinds, among {sorted(DELEGATION_KINDS)} (default: %(default)s)",
+            help="comma-separated interrupt kinds a delegation may name (default: %(default)s)",
         )
 
 
 def run_delegation(arguments: argparse.Namespace, directory: DynamoDbDirectory) -> int:
+    from waitgate.approval.eligibility import rfc3339
+
     action = arguments.directory_action
     if action == "delegate":
         directory.delegate(arguments.tenant, _delegation(arguments))
@@ -61,6 +63,8 @@ def run_delegation(arguments: argparse.Namespace, directory: DynamoDbDirectory) 
 
 
 def _delegation(arguments: argparse.Namespace) -> Delegation:
+    from waitgate.approval.delegation import Delegation
+
     try:
         until = datetime.fromisoformat(arguments.until) if arguments.until else None
         kinds = frozenset(kind.strip() for kind in arguments.kinds.split(",") if kind.strip())

@@ -11,11 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import boto3
-
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
-from waitgate.adapters.dynamodb_inbox_backfill import backfill_pending_index
 
 DESCRIPTION = """\
 Set the InboxByDeadline index's keys and the inbox summary on every pending interrupt written before
@@ -42,6 +39,10 @@ def add_backfill_parser(commands: Any) -> None:
 
 
 def run_backfill(arguments: argparse.Namespace) -> int:
+    import boto3  # with what it backfills: imported when it runs, not for `--help`
+
+    from waitgate.adapters.dynamodb_inbox_backfill import backfill_pending_index
+
     if arguments.table:
         client, table = boto3.client("dynamodb", region_name=arguments.region), arguments.table
     else:

@@ -18,19 +18,17 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
-
-import boto3
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from typing import TYPE_CHECKING, Any, TextIO
 
 from local.cli.command_actions import action_parsers
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
-from waitgate.adapters.dynamodb_ledger import DynamoDbLedger
-from waitgate.adapters.kms_ledger_signer import public_key_der
-from waitgate.ledger.verification import SignatureCheck, Verdict, verify_chain
+
+if TYPE_CHECKING:  # imported by the action that uses it: `--help` needs none, `verify` no boto3
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from waitgate.adapters.dynamodb_ledger import DynamoDbLedger
+    from waitgate.ledger.verification import SignatureCheck, Verdict
 
 INTERRUPTS_LOGICAL_ID = "InterruptsTable"
 HEAD_MEMBER = "ledgerHead"
@@ -79,6 +77,11 @@ def add_ledger_parser(commands: Any) -> None:
 
 
 def run_ledger(arguments: argparse.Namespace) -> int:
+    from cryptography.hazmat.primitives import serialization
+
+    from waitgate.adapters.dynamodb_ledger import DynamoDbLedger
+    from waitgate.ledger.verification import verify_chain
+
     action = arguments.ledger_action
     if action == "export":
         ledger = DynamoDbLedger(*_table(arguments))
@@ -152,6 +155,10 @@ def described(path: Path, verdict: Verdict) -> str:
 
 
 def signature_check(public_key: ec.EllipticCurvePublicKey, key_id: str | None) -> SignatureCheck:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     def check(message: bytes, signature: bytes, head: Any) -> bool:
         if key_id is not None and isinstance(head, dict) and head.get("keyId") != key_id:
             return False  # signed by another key than the one named
@@ -165,9 +172,16 @@ def signature_check(public_key: ec.EllipticCurvePublicKey, key_id: str | None) -
 
 
 def _public_key(arguments: argparse.Namespace) -> ec.EllipticCurvePublicKey:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     if getattr(arguments, "public_key", None) is not None:
         key = serialization.load_pem_public_key(arguments.public_key.read_bytes())
     elif arguments.key_id:
+        import boto3
+
+        from waitgate.adapters.kms_ledger_signer import public_key_der
+
         kms = boto3.client("kms", region_name=arguments.region)
         key = serialization.load_der_public_key(public_key_der(kms, arguments.key_id))
     else:
@@ -181,6 +195,8 @@ def _public_key(arguments: argparse.Namespace) -> ec.EllipticCurvePublicKey:
 
 
 def _table(arguments: argparse.Namespace) -> tuple[Any, str]:
+    import boto3
+
     if arguments.table:
         return boto3.client("dynamodb", region_name=arguments.region), arguments.table
     described_stack = running_stack_description(StateDir.from_environment())

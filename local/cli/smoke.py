@@ -15,12 +15,13 @@ import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from local.smoke.checks import CHECKS, CheckFailedError
-from local.smoke.targets import SMOKE_TENANT, SmokeTarget, TargetError, deployed_target, local_target
 from local.state.running_instance import NoRunningStackError, running_stack_description
 from local.state.state_dir import StateDir
+
+if TYPE_CHECKING:  # the checks and targets (boto3, the HTTP clients) load when the smoke runs
+    from local.smoke.targets import SmokeTarget
 
 DEFAULT_BOUND_SECONDS = 180.0
 EPILOG = """\
@@ -55,6 +56,8 @@ def add_smoke_parser(commands: Any) -> None:
 
 
 def run_smoke(arguments: argparse.Namespace) -> int:
+    from local.smoke.targets import TargetError
+
     with ExitStack() as resources:
         try:
             target = _target(arguments, resources)
@@ -66,6 +69,9 @@ def run_smoke(arguments: argparse.Namespace) -> int:
 
 def report(target: SmokeTarget, bound: float) -> int:
     """Every check, a line each as it ends; 1 when one failed."""
+    from local.smoke.checks import CHECKS, CheckFailedError
+    from local.smoke.targets import SMOKE_TENANT
+
     print(f"waitgate smoke: {target.name} ({target.api_url}), tenant {SMOKE_TENANT}", flush=True)
     failed = 0
     for check in CHECKS:
@@ -80,6 +86,8 @@ def report(target: SmokeTarget, bound: float) -> int:
 
 
 def _target(arguments: argparse.Namespace, resources: ExitStack) -> SmokeTarget:
+    from local.smoke.targets import deployed_target, local_target
+
     if arguments.stack_name:
         return deployed_target(arguments.stack_name, arguments.region)
     try:

@@ -12,19 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import UTC, datetime
-from typing import Any
-
-import boto3
+from typing import TYPE_CHECKING, Any
 
 from local.cli.command_actions import action_parsers
-from local.standins.webhook_sources import LocalWebhookSources, secret_prefix
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
-from waitgate.adapters.dynamodb_external_events import DynamoDbExternalEvents
-from waitgate.adapters.webhook_sources import WebhookSourceStore
-from waitgate.errors import ValidationFailedError
-from waitgate.webhooks.signatures import is_standard_webhooks_secret
-from waitgate.webhooks.sources import SCHEMES, parse_source
+from waitgate.webhooks.sources import SCHEMES  # a pure module: the parser's --scheme choices
+
+if TYPE_CHECKING:  # the stores (boto3) load when an action runs, not for `--help`
+    from waitgate.adapters.dynamodb_external_events import DynamoDbExternalEvents
+    from waitgate.adapters.webhook_sources import WebhookSourceStore
 
 LOCAL_STACK_NAME = "waitgate-local"
 DESCRIPTION = """\
@@ -122,6 +119,11 @@ def run_webhooks(arguments: argparse.Namespace) -> int:
 
 
 def _add_source(arguments: argparse.Namespace, sources: WebhookSourceStore) -> int:
+    from local.standins.webhook_sources import LocalWebhookSources
+    from waitgate.errors import ValidationFailedError
+    from waitgate.webhooks.signatures import is_standard_webhooks_secret
+    from waitgate.webhooks.sources import parse_source
+
     try:
         source = parse_source(
             {
@@ -150,6 +152,12 @@ def _add_source(arguments: argparse.Namespace, sources: WebhookSourceStore) -> i
 
 
 def _stores(arguments: argparse.Namespace) -> tuple[WebhookSourceStore, DynamoDbExternalEvents]:
+    import boto3
+
+    from local.standins.webhook_sources import secret_prefix
+    from waitgate.adapters.dynamodb_external_events import DynamoDbExternalEvents
+    from waitgate.adapters.webhook_sources import WebhookSourceStore
+
     if arguments.table:
         if not arguments.secret_prefix:
             raise SourceRefusedError("with --table, say --secret-prefix too (<stack>/webhooks/)")

@@ -62,3 +62,23 @@ def test_a_command_that_calls_no_aws_imports_neither_boto3_nor_botocore(name: st
     answer = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=environment)
     assert answer.stdout.strip().splitlines()[-1] == "1 []", answer.stderr
     assert "no local stack is running" in answer.stderr
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_commands_own_help_imports_only_its_parser(name: str) -> None:
+    # `waitgate COMMAND --help` builds the command's parser: no AWS SDK, no adapter, no signer
+    probe = (
+        "import sys\n"
+        "from local.cli.main import main\n"
+        "try:\n"
+        f"    main([{name!r}, '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ('boto3', 'botocore', 'moto', 'jwt', 'cryptography', 'pydantic', 'local.stack')\n"
+        "loaded = [m for m in heavy if m in sys.modules]\n"
+        "rooms = ('waitgate.adapters', 'waitgate.service')\n"
+        "loaded += sorted(m for m in sys.modules if m.startswith(rooms))\n"
+        "print(loaded)\n"
+    )
+    answer = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert answer.stdout.strip().splitlines()[-1] == "[]", answer.stdout
