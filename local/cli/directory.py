@@ -145,7 +145,8 @@ def _changed(given: str | None, earlier: str | None, check: Any) -> str | None:
 
 
 def _events_table(arguments: argparse.Namespace) -> str | None:
-    """Where a delegation's (or a setting's) event goes: the local stack's InterruptsTable, or --events-table."""
+    """Where a delegation's (or a setting's) event goes: the local stack's InterruptsTable, or
+    --events-table."""
     if arguments.table:
         return getattr(arguments, "events_table", None)
     return str(running_stack_description(StateDir.from_environment())["tableNames"]["InterruptsTable"])

@@ -26,12 +26,16 @@ def add_setting_arguments(parser: Any) -> None:
         choices=sorted(SWITCH),
         help="whether an approval's requester may decide it, for every approval of the tenant",
     )
-    parser.add_argument("--events-table", help="with --table: the InterruptsTable, where the change's event goes")
+    parser.add_argument(
+        "--events-table", help="with --table: the InterruptsTable, where the change's event goes"
+    )
 
 
 def run_settings(arguments: argparse.Namespace, directory: DynamoDbDirectory) -> int:
     if arguments.allow_self_approval is not None:
-        directory.set_tenant_setting(arguments.tenant, ALLOW_SELF_APPROVAL, SWITCH[arguments.allow_self_approval])
+        directory.set_tenant_setting(
+            arguments.tenant, ALLOW_SELF_APPROVAL, SWITCH[arguments.allow_self_approval]
+        )
         return 0
     settings = directory.tenant_settings(arguments.tenant)
     print(f"{ALLOW_SELF_APPROVAL:<24} {'on' if settings.allow_self_approval else 'off'}")

@@ -32,7 +32,9 @@ class TenantRun:
         wait_for(lambda: self.snapshot().get("status") == "waiting-approval", what="the run's approval")
 
     def snapshot(self) -> dict[str, Any]:
-        answer = self.stack.http.get(f"/runs/{self.run_id}", token=self.stack.jwt("reader", "runs:read", tenant=self.tenant))
+        answer = self.stack.http.get(
+            f"/runs/{self.run_id}", token=self.stack.jwt("reader", "runs:read", tenant=self.tenant)
+        )
         return dict(answer.json()) if answer.status == 200 else {}
 
     def vote(self, sub: str) -> tuple[int, dict[str, Any]]:
@@ -65,7 +67,9 @@ def test_a_tenant_that_allows_self_approval_lets_its_requesters_decide(local_sta
     elsewhere = TenantRun(local_stack, other, own)
     assert elsewhere.vote(carol)[1]["code"] == "self_approval_refused"
     # And the change is an entry of the tenant's ledger
-    wait_for(lambda: "setting.changed" in _ledger_types(local_stack, tenant), what="the setting's ledger entry")
+    wait_for(
+        lambda: "setting.changed" in _ledger_types(local_stack, tenant), what="the setting's ledger entry"
+    )
 
 
 def _ledger_types(stack: LocalStackHandle, tenant: str) -> list[str]:

@@ -30,10 +30,14 @@ def steps(environment: None) -> KindSteps:
     return KindSteps(WorkflowHarness())
 
 
-def test_a_run_named_directory_is_neither_made_nor_read(steps: KindSteps, table_name: str, dynamodb: Any) -> None:
+def test_a_run_named_directory_is_neither_made_nor_read(
+    steps: KindSteps, table_name: str, dynamodb: Any
+) -> None:
     # Given the default tenant's directory log holds an event (a delegation granted)
     directory_table = create_table_from_template(dynamodb, "DirectoryTable", "directory-reserved")
-    directory = DynamoDbDirectory(boto3.client("dynamodb", region_name="us-east-1"), directory_table, table_name)
+    directory = DynamoDbDirectory(
+        boto3.client("dynamodb", region_name="us-east-1"), directory_table, table_name
+    )
     directory.delegate("default", Delegation("alice", "bob"))
     # When a workflow's execution named `directory` asks for an approval
     run, outcome = steps.suspend(APPROVAL, run_id="directory")

@@ -7,6 +7,7 @@ delegate for the requester's seat is still refused."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+
 import boto3
 import pytest
 

@@ -22,7 +22,8 @@ TRANSFER = {"name": "transfer", "args": {"amount": 100, "to": "acct-2"}, "target
 def test_bobs_link_and_inbox_say_he_decides_for_alice(local_stack: LocalStackHandle, person: Person) -> None:
     tenant = f"d{uuid.uuid4().hex[:8]}"
     delegated = run_local(
-        ["directory", "delegate", "--tenant", tenant, "--from", "alice", "--to", "bob"], local_stack.environment
+        ["directory", "delegate", "--tenant", tenant, "--from", "alice", "--to", "bob"],
+        local_stack.environment,
     )
     assert delegated.returncode == 0, delegated.stderr
     # Given an approval of a transfer that alice may decide, while she delegates to bob
@@ -31,7 +32,10 @@ def test_bobs_link_and_inbox_say_he_decides_for_alice(local_stack: LocalStackHan
     assert person.open(link_in(local_stack, tenant, run_id, "bob")) == TITLE
     # Then the page says he decides as bob, for alice
     terms = person.terms(".meta")
-    assert (terms["You decide as"], terms["On behalf of"]) == ("bob", "You decide for alice, as their delegate.")
+    assert (terms["You decide as"], terms["On behalf of"]) == (
+        "bob",
+        "You decide for alice, as their delegate.",
+    )
     person.assert_accessible("a delegate's link")
     # And alice's own link says she decides as herself, for nobody else
     assert person.open(link_in(local_stack, tenant, run_id, "alice")) == TITLE
@@ -47,7 +51,10 @@ def test_bobs_link_and_inbox_say_he_decides_for_alice(local_stack: LocalStackHan
 
 def link_in(stack: LocalStackHandle, tenant: str, run_id: str, sub: str) -> str:
     """A resolve link for `sub`, minted in `tenant` once the run waits at its Interrupt state."""
-    reader, minter = stack.jwt("reader", "runs:read", tenant=tenant), stack.jwt("bot", "interrupts:mint", tenant=tenant)
+    reader, minter = (
+        stack.jwt("reader", "runs:read", tenant=tenant),
+        stack.jwt("bot", "interrupts:mint", tenant=tenant),
+    )
 
     def waits() -> bool:
         answer = stack.http.get(f"/runs/{run_id}", token=reader)

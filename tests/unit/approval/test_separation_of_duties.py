@@ -55,7 +55,9 @@ def test_the_interrupt_may_allow_it_but_never_for_an_override(
 
 
 @pytest.mark.parametrize("matched_by", ["list", "group:ops", "escalation:1", "open", "override"])
-def test_a_tenant_that_allows_it_lets_the_requester_vote_override_principals_included(matched_by: str) -> None:
+def test_a_tenant_that_allows_it_lets_the_requester_vote_override_principals_included(
+    matched_by: str,
+) -> None:
     allowing = TenantSettings(allow_self_approval=True)
     check_not_own_request({"requestedBy": "carol"}, voter("carol", matched_by), allowing)
     with pytest.raises(SelfApprovalRefusedError):  # the default tenant setting allows nothing

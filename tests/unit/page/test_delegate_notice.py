@@ -49,5 +49,7 @@ def test_the_page_says_it_escaped() -> None:
     )  # fmt: skip
     html = interrupt_page(context).html
     assert "You decide for <strong>&lt;alice&gt;</strong>, as their delegate." in html
-    plain = PageContext(payload=record().payload, run_id="run-1", node_id="Gate", expires_at="2026-12-03T11:00:00Z")
+    plain = PageContext(
+        payload=record().payload, run_id="run-1", node_id="Gate", expires_at="2026-12-03T11:00:00Z"
+    )
     assert "On behalf of" not in interrupt_page(plain).html

@@ -127,7 +127,9 @@ def test_an_approval_asked_through_mcp_is_the_agents_request_so_the_person_may_d
     from waitgate.service.resolve_interrupt import ResolveCommand, resolve_interrupt
 
     world, deps = agent_world()
-    alice = Caller("alice", "acme", "jwt", frozenset({"interrupts:request", "runs:read", "approvals:respond"}))
+    alice = Caller(
+        "alice", "acme", "jwt", frozenset({"interrupts:request", "runs:read", "approvals:respond"})
+    )
     # When alice's agent, holding her token, asks for an approval she is listed on
     view = ask(approval(approversList=["alice"]), alice, deps)
     run = RunRef("acme", view["runId"])

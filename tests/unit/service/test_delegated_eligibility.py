@@ -132,7 +132,9 @@ def test_a_tenant_that_allows_self_approval_lets_the_requester_vote_even_as_an_o
     # By default the override principal who requested it is refused, and the interrupt cannot relax that
     for data in ({}, {"allowSelfApproval": True}):
         with pytest.raises(SelfApprovalRefusedError):
-            eligibility_of(record(approversList=["alice"], requestedBy="lead", **data), "lead", directory, CONFIG, NOW)
+            eligibility_of(
+                record(approversList=["alice"], requestedBy="lead", **data), "lead", directory, CONFIG, NOW
+            )
     # When the tenant allows it, Then the requester votes, override principals included
     directory.set_tenant_settings("acme", TenantSettings(allow_self_approval=True))
     found = eligibility_of(own, "lead", directory, CONFIG, NOW)

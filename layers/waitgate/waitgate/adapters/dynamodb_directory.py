@@ -51,8 +51,6 @@ def settings_pk(tenant_id: str) -> str:
     return f"TENANT#{tenant_id}#SETTINGS"
 
 
-
-
 class DynamoDbDirectory:
     def __init__(self, client: Client, table_name: str, events_table: str | None = None) -> None:
         self._client = client
@@ -178,7 +176,10 @@ class DynamoDbDirectory:
             self._client.query,
             TableName=self._table,
             KeyConditionExpression="pk = :pk AND begins_with(sk, :setting)",
-            ExpressionAttributeValues={":pk": {"S": settings_pk(tenant_id)}, ":setting": {"S": SETTING_PREFIX}},
+            ExpressionAttributeValues={
+                ":pk": {"S": settings_pk(tenant_id)},
+                ":setting": {"S": SETTING_PREFIX},
+            },
             ConsistentRead=True,
         )
         values = {item["sk"]["S"].removeprefix(SETTING_PREFIX): item["value"] for item in page["Items"]}

@@ -3,11 +3,12 @@ bounded attribute, so that the index never copies a payload (docs/inbox.md, "Wha
 
 `summary_of(record)` is the title, cut to `MAX_TITLE_BYTES` of UTF-8 (display text: it ends in "…"
 when cut), and for an approval its action in one line when it is action-bound (`data.action`, cut to
-`MAX_ACTION_BYTES`, waitgate.channels.action_lines) and its terms: the approver fields, the approvers its fired escalation steps
-added, its quorum fields and its votes (each comment cut to `MAX_FEEDBACK_BYTES`). `encode` writes it
-as compact JSON of at most `MAX_SUMMARY_BYTES`. Terms are never cut: when they do not fit whole (an
-approval that names more approvers than fit), the summary carries none and says `readItem`, and the
-inbox reads that one node item to check eligibility on the interrupt's own fields.
+`MAX_ACTION_BYTES`, waitgate.channels.action_lines) and its terms: the approver fields, the
+approvers its fired escalation steps added, its quorum fields and its votes (each comment cut to
+`MAX_FEEDBACK_BYTES`). `encode` writes it as compact JSON of at most `MAX_SUMMARY_BYTES`. Terms are
+never cut: when they do not fit whole (an approval that names more approvers than fit), the summary
+carries none and says `readItem`, and the inbox reads that one node item to check eligibility on the
+interrupt's own fields.
 
 `decode` takes only a summary it can trust whole: anything else (malformed, another version,
 `readItem`, an approval without its terms, a member it does not know) is None, and the reader reads
@@ -53,7 +54,9 @@ def summary_of(record: InterruptRecord) -> InboxSummary:
     title = cut(interrupt_title(record.data), MAX_TITLE_BYTES)
     if record.kind == "approval":
         action = action_line(record.data)
-        return InboxSummary(title, _terms_of(record), action=cut(action, MAX_ACTION_BYTES) if action else None)
+        return InboxSummary(
+            title, _terms_of(record), action=cut(action, MAX_ACTION_BYTES) if action else None
+        )
     fields = notify_fields(record.notify)
     return InboxSummary(title, asked=None if fields is None else ApprovalTerms(fields, _added_of(record)))
 

@@ -16,7 +16,11 @@ from waitgate.service._eligibility import eligibility_of
 
 
 def decides_for(
-    record: InterruptRecord, principal: str | None, directory: Directory, config: ApprovalConfig, now: datetime
+    record: InterruptRecord,
+    principal: str | None,
+    directory: Directory,
+    config: ApprovalConfig,
+    now: datetime,
 ) -> str | None:
     """The delegator `principal` decides this approval for; None when they decide as themselves,
     may not decide it, or the link names nobody."""
