@@ -1,6 +1,7 @@
-"""`waitgate directory add-member|remove-member|list|set-contact|contacts|delegate|undelegate|delegations`:
-manage group members and role holders, each principal's contact points (e-mail, Slack member id;
-docs/channels.md), and who decides for whom (local.cli.directory_delegations).
+"""`waitgate directory add-member|remove-member|list|set-contact|contacts|delegate|undelegate|delegations|
+settings`: manage group members and role holders, each principal's contact points (e-mail, Slack
+member id; docs/channels.md), who decides for whom (local.cli.directory_delegations) and the tenant's
+settings (local.cli.directory_settings).
 
 Without `--table` it talks to the running local stack (the moto endpoint and the DirectoryTable
 named in `.waitgate/local.json`, or $WAITGATE_STATE_DIR/local.json). With `--table` it talks to
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from local.cli.command_actions import action_parsers
 from local.cli.directory_delegations import DELEGATION_ACTIONS, add_delegation_arguments
+from local.cli.directory_settings import SETTING_ACTIONS, add_setting_arguments
 from local.state.running_instance import running_stack_description
 from local.state.state_dir import StateDir
 
@@ -25,7 +27,7 @@ DESCRIPTION = """\
 Manage who belongs to an approver group and who holds a role, per tenant: the directory an approval's
 approverGroupRefs / approverRoleRefs are resolved against when someone votes (docs/approvals.md); and
 where each principal is reached: an e-mail address and a Slack member id (docs/channels.md); and who
-decides for whom while they are away (delegate, undelegate, delegations).
+decides for whom while they are away (delegate, undelegate, delegations); and the tenant's settings.
 Without --table it changes the running local stack; with --table, a deployed DirectoryTable."""
 ACTIONS = {
     "add-member": (
@@ -63,7 +65,7 @@ def add_directory_parser(commands: Any) -> None:
         "directory",
         "manage approver groups and roles (the local stack's, or a deployed table's)",
         DESCRIPTION,
-        {**ACTIONS, **CONTACT_ACTIONS, **DELEGATION_ACTIONS},
+        {**ACTIONS, **CONTACT_ACTIONS, **DELEGATION_ACTIONS, **SETTING_ACTIONS},
         example="add-member",
     ):
         parser.add_argument("--tenant", default="default", help="the tenant (default: %(default)s)")
@@ -78,6 +80,8 @@ def add_directory_parser(commands: Any) -> None:
             parser.add_argument("--slack-user", help='their Slack member id, like U024BE7LH ("" clears it)')
         if action in DELEGATION_ACTIONS:
             add_delegation_arguments(action, parser)
+        if action in SETTING_ACTIONS:
+            add_setting_arguments(parser)
         _add_table_arguments(parser)
 
 
@@ -90,6 +94,7 @@ def run_directory(arguments: argparse.Namespace) -> int:
     """NoRunningStackError without --table and without a running stack; AWS errors propagate; a
     contact point that is not one is ValidationFailedError."""
     from local.cli.directory_delegations import run_delegation
+    from local.cli.directory_settings import run_settings
     from waitgate.adapters.dynamodb_directory import DynamoDbDirectory
 
     if arguments.directory_action in CONTACT_ACTIONS:
@@ -97,6 +102,9 @@ def run_directory(arguments: argparse.Namespace) -> int:
     if arguments.directory_action in DELEGATION_ACTIONS:
         client, table = _table(arguments)
         return run_delegation(arguments, DynamoDbDirectory(client, table, _events_table(arguments)))
+    if arguments.directory_action in SETTING_ACTIONS:
+        client, table = _table(arguments)
+        return run_settings(arguments, DynamoDbDirectory(client, table, _events_table(arguments)))
     directory = DynamoDbDirectory(*_table(arguments))
     kind: RefKind = "group" if arguments.group else "role"
     ref = arguments.group or arguments.role
@@ -142,7 +150,8 @@ def _changed(given: str | None, earlier: str | None, check: Any) -> str | None:
 
 
 def _events_table(arguments: argparse.Namespace) -> str | None:
-    """Where a delegation's event goes: the local stack's InterruptsTable, or --events-table."""
+    """Where a delegation's (or a setting's) event goes: the local stack's InterruptsTable, or
+    --events-table."""
     if arguments.table:
         return getattr(arguments, "events_table", None)
     return str(running_stack_description(StateDir.from_environment())["tableNames"]["InterruptsTable"])

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from waitgate.approval import Memberships
 from waitgate.approval.delegation import Delegation
+from waitgate.approval.separation_of_duties import TenantSettings
 from waitgate.errors import (
     AnswerRefusedError,
     ConcurrentUpdateError,
@@ -382,6 +383,7 @@ class MemoryDirectory:
     def __init__(self) -> None:
         self._members: dict[tuple[str, RefKind, str], set[str]] = {}
         self._delegations: dict[tuple[str, str, str], Delegation] = {}
+        self._settings: dict[str, TenantSettings] = {}
         self.reads = 0
 
     def add_member(self, tenant_id: str, kind: RefKind, ref: str, principal: str) -> None:
@@ -413,6 +415,13 @@ class MemoryDirectory:
         self.reads += 1
         found = [d for (t, to, _), d in self._delegations.items() if (t, to) == (tenant_id, delegate)]
         return tuple(sorted(found, key=lambda d: d.delegator))
+
+    def set_tenant_settings(self, tenant_id: str, settings: TenantSettings) -> None:
+        self._settings[tenant_id] = settings
+
+    def tenant_settings(self, tenant_id: str) -> TenantSettings:
+        self.reads += 1
+        return self._settings.get(tenant_id, TenantSettings())
 
     def _of(self, tenant_id: str, kind: RefKind, ref: str) -> set[str]:
         return self._members.get((tenant_id, kind, ref), set())

@@ -10,7 +10,7 @@ import pytest
 
 from local.template.event_patterns import matches
 from local.template.sam_template import load_template
-from waitgate.ledger.entries import DELEGATION_PREFIX, LEDGERED_TYPES
+from waitgate.ledger.entries import DIRECTORY_PREFIXES, LEDGERED_TYPES
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_the_stream_reader_is_handed_every_event_the_ledger_records_and_no_other
         return any(matches(pattern, record) for pattern in filters)
 
     assert all(handed(_inserted("EVT#000000000001", kind)) for kind in LEDGERED_TYPES)
-    assert handed(_inserted("EVT#000000000001", DELEGATION_PREFIX + "granted"))
+    assert all(handed(_inserted("EVT#000000000001", prefix + "x")) for prefix in DIRECTORY_PREFIXES)
     assert not handed(_inserted("EVT#000000000001", "notification.sent"))
     assert not handed(_inserted("EVT#000000000001", "approval.resolved"))
     assert not handed(_inserted("EVT#000000000001", "interrupt.resolved", name="MODIFY"))

@@ -159,3 +159,20 @@ def test_who_another_kinds_task_asked_survives_the_summary_binding() -> None:
     assert decode('{"v": 1, "title": "t", "asked": {"approverGroupRefs": ["ops"]}}', "clarification") is None
     assert decode('{"v": 1, "title": "t", "asked": {"approversList": "ann"}}', "custom") is None
     assert decode('{"v": 1, "title": "t", "asked": {"approversList": []}}', "approval") is None
+
+
+def test_an_action_bound_approval_carries_its_action_in_one_bounded_line() -> None:
+    from waitgate.run.inbox_items import pending_item
+    from waitgate.run.inbox_summary import MAX_ACTION_BYTES
+
+    transfer = {"name": "transfer", "args": {"amount": 100, "to": "acct-2"}, "target": "acct-1"}
+    record = approval(approversList=["alice"], action=transfer)
+    summary = decode(encode(summary_of(record)), "approval")
+    assert summary is not None and summary.action == 'transfer on acct-1: {"amount":100,"to":"acct-2"}'
+    item = pending_item(entry_of(record), "alice", "list")
+    assert item["actionSummary"] == summary.action
+    # a long one is cut like the title; an approval without an action, and the other kinds, have none
+    long = approval(action={"name": "import", "args": {"rows": ["r" * 50] * 40}})
+    assert len(summary_of(long).action.encode()) <= MAX_ACTION_BYTES  # type: ignore[union-attr]
+    assert "actionSummary" not in pending_item(entry_of(approval()), "alice", "list")
+    assert decode(json.dumps({"v": 1, "title": "t", "action": "x"}), "clarification") is None

@@ -8,6 +8,7 @@ from typing import Any, Literal, Protocol
 
 from waitgate.approval import Memberships
 from waitgate.approval.delegation import Delegation
+from waitgate.approval.separation_of_duties import TenantSettings
 from waitgate.channels.contacts import ChannelName, ContactPoints
 from waitgate.channels.message_facts import MessageFacts
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
@@ -155,6 +156,10 @@ class Directory(Protocol):
 
     def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
         """The delegations naming `delegate` (held or not: the rules say which hold now)."""
+        ...
+
+    def tenant_settings(self, tenant_id: str) -> TenantSettings:
+        """The tenant's own rules (absent: the defaults); read only when a rule needs them."""
         ...
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from waitgate.approval.eligibility import EligibilityRecord
-from waitgate.approval.separation_of_duties import check_not_own_request
+from waitgate.approval.separation_of_duties import TenantSettings, check_not_own_request
 from waitgate.errors import ForbiddenError, SelfApprovalRefusedError
 from waitgate.run.problem_details import problem_for
 from waitgate.sdk.api_errors import ERROR_BY_CODE, Forbidden
@@ -52,6 +52,33 @@ def test_the_interrupt_may_allow_it_but_never_for_an_override(
     else:
         with pytest.raises(SelfApprovalRefusedError):
             check_not_own_request(data, voter("carol", matched_by))
+
+
+@pytest.mark.parametrize("matched_by", ["list", "group:ops", "escalation:1", "open", "override"])
+def test_a_tenant_that_allows_it_lets_the_requester_vote_override_principals_included(
+    matched_by: str,
+) -> None:
+    allowing = TenantSettings(allow_self_approval=True)
+    check_not_own_request({"requestedBy": "carol"}, voter("carol", matched_by), allowing)
+    with pytest.raises(SelfApprovalRefusedError):  # the default tenant setting allows nothing
+        check_not_own_request({"requestedBy": "carol"}, voter("carol", matched_by), TenantSettings())
+
+
+@pytest.mark.parametrize(
+    ("data", "tenant"),
+    [
+        ({"allowSelfApproval": True}, TenantSettings()),
+        ({}, TenantSettings(allow_self_approval=True)),
+        ({"allowSelfApproval": True}, TenantSettings(allow_self_approval=True)),
+    ],
+)
+def test_a_delegate_deciding_for_the_requester_is_refused_whatever_is_allowed(
+    data: dict[str, Any], tenant: TenantSettings
+) -> None:
+    with pytest.raises(SelfApprovalRefusedError):
+        check_not_own_request({"requestedBy": "carol"} | data, voter("bob", "delegate-of:carol"), tenant)
+    # while bob deciding for someone else is not concerned
+    check_not_own_request({"requestedBy": "carol"}, voter("bob", "delegate-of:alice"))
 
 
 def test_the_sdk_reads_the_code_as_a_forbidden_of_its_own() -> None:

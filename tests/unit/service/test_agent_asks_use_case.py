@@ -121,3 +121,27 @@ def test_another_tenants_caller_finds_nothing_and_a_caller_without_the_scope_ask
     with pytest.raises(ForbiddenError):
         ask(approval("k9"), reader, deps)
     assert len(world.store.interrupts) == 1
+
+
+def test_an_approval_asked_through_mcp_is_the_agents_request_so_the_person_may_decide_it() -> None:
+    from waitgate.service.resolve_interrupt import ResolveCommand, resolve_interrupt
+
+    world, deps = agent_world()
+    alice = Caller(
+        "alice", "acme", "jwt", frozenset({"interrupts:request", "runs:read", "approvals:respond"})
+    )
+    # When alice's agent, holding her token, asks for an approval she is listed on
+    view = ask(approval(approversList=["alice"]), alice, deps)
+    run = RunRef("acme", view["runId"])
+    # Then its requester is the agent, in the namespace no person may have, not alice
+    assert world.interrupt(AGENT_NODE, run).data["requestedBy"] == "agent:alice"
+    # And alice decides it (issue #31: her own agent asked her)
+    command = ResolveCommand(run=run, node_id=AGENT_NODE, resume_value=ACCEPT, caller=alice)
+    assert resolve_interrupt(command, world.resolving()).status == "resolved"
+
+
+def test_nobody_signs_in_as_an_agents_requester() -> None:
+    from waitgate.run.identity import refuse_own_namespace
+
+    with pytest.raises(ForbiddenError):
+        refuse_own_namespace("agent:alice", bearer=True)

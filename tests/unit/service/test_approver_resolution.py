@@ -39,6 +39,11 @@ class RecordingDirectory:
     def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Any, ...]:
         return ()
 
+    def tenant_settings(self, tenant_id: str) -> Any:
+        from waitgate.approval.separation_of_duties import TenantSettings
+
+        return TenantSettings()
+
 
 def record(kind: str = "approval", **data: Any) -> InterruptRecord:
     return InterruptRecord(

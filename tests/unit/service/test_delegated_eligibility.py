@@ -122,3 +122,34 @@ def test_the_requesters_delegate_is_refused_for_the_requesters_seat() -> None:
     data = {"approversList": ["alice"], "requestedBy": "alice", "allowSelfApproval": True}
     with pytest.raises(SelfApprovalRefusedError):
         eligibility_of(record(**data), "bob", directory_with(BOB_FOR_ALICE), CONFIG, NOW)
+
+
+def test_a_tenant_that_allows_self_approval_lets_the_requester_vote_even_as_an_override() -> None:
+    from waitgate.approval.separation_of_duties import TenantSettings
+
+    directory = directory_with(BOB_FOR_ALICE)
+    own = record(approversList=["alice"], requestedBy="lead")
+    # By default the override principal who requested it is refused, and the interrupt cannot relax that
+    for data in ({}, {"allowSelfApproval": True}):
+        with pytest.raises(SelfApprovalRefusedError):
+            eligibility_of(
+                record(approversList=["alice"], requestedBy="lead", **data), "lead", directory, CONFIG, NOW
+            )
+    # When the tenant allows it, Then the requester votes, override principals included
+    directory.set_tenant_settings("acme", TenantSettings(allow_self_approval=True))
+    found = eligibility_of(own, "lead", directory, CONFIG, NOW)
+    assert found is not None and found.matched_by == "override"
+    # But a delegate for the requester's seat is still refused
+    with pytest.raises(SelfApprovalRefusedError):
+        eligibility_of(record(approversList=["alice"], requestedBy="alice"), "bob", directory, CONFIG, NOW)
+    # And another tenant's setting lets nobody in
+    directory.set_tenant_settings("acme", TenantSettings())
+    directory.set_tenant_settings("globex", TenantSettings(allow_self_approval=True))
+    with pytest.raises(SelfApprovalRefusedError):
+        eligibility_of(own, "lead", directory, CONFIG, NOW)
+
+
+def test_the_tenant_settings_are_read_only_for_the_requesters_vote() -> None:
+    directory = directory_with()
+    eligibility_of(record(approversList=["alice"], requestedBy="carol"), "alice", directory, CONFIG, NOW)
+    assert directory.reads == 0  # alice is listed: no membership, delegation nor settings read

@@ -157,6 +157,9 @@ class UnreadableDirectory:
     def delegations_to(self, *args: Any) -> Any:
         raise TemporarilyUnavailableError("The directory is busy.")
 
+    def tenant_settings(self, *args: Any) -> Any:
+        raise TemporarilyUnavailableError("The directory is busy.")
+
 
 def test_eligibility_fails_closed_when_the_directory_cannot_be_read(fresh: Fresh) -> None:
     # Given an approval open to a group alice is in, and a directory that cannot be read

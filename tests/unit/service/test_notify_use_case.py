@@ -149,6 +149,9 @@ class UnavailableDirectory:
     def delegations_to(self, *_: Any) -> Any:
         raise TemporarilyUnavailableError("The directory is busy; retry the request.")
 
+    def tenant_settings(self, *_: Any) -> Any:
+        raise TemporarilyUnavailableError("The directory is busy; retry the request.")
+
 
 def test_a_directory_that_fails_tells_nobody_and_raises_nothing(
     world: World, caplog: pytest.LogCaptureFixture

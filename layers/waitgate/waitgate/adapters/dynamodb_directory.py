@@ -7,6 +7,8 @@ Delegations: `pk = TENANT#<tenant>#DELEGATE#<delegate>`, `sk = FROM#<delegator>`
 With `events_table` (the interrupts table), granting or ending one is also an event of the tenant's
 directory log (`pk = RUN#<tenant>#directory`, `delegation.granted` / `delegation.ended`), written in
 the same transaction, where the table stream's ledger reader sees it (docs/ledger.md).
+Tenant settings: `pk = TENANT#<tenant>#SETTINGS`, `sk = SETTING#<name>`, with `value`; changing one
+is also an event of the directory log (`setting.changed`), the same way.
 """
 
 from __future__ import annotations
@@ -20,13 +22,17 @@ from waitgate.adapters.aws_errors import AWS_CALL_ERRORS, is_transient
 from waitgate.approval import Memberships
 from waitgate.approval.delegation import Delegation
 from waitgate.approval.eligibility import rfc3339
+from waitgate.approval.separation_of_duties import ALLOW_SELF_APPROVAL, TenantSettings
 from waitgate.errors import TemporarilyUnavailableError
+from waitgate.run.records import DIRECTORY_LOG  # the run id of a tenant's directory log (reserved)
 
 Client = Any  # a boto3 DynamoDB client
 RefKind = Literal["group", "role"]
 BATCH_LIMIT = 100  # BatchGetItem's own limit of keys per call
 MEMBER_PREFIX = "MEMBER#"
 FROM_PREFIX = "FROM#"
+SETTING_PREFIX = "SETTING#"
+SETTING_NAMES = (ALLOW_SELF_APPROVAL,)  # the settings a tenant has (TenantSettings), by their names
 
 
 def ref_pk(tenant_id: str, kind: RefKind, ref: str) -> str:
@@ -41,7 +47,8 @@ def delegate_pk(tenant_id: str, delegate: str) -> str:
     return f"TENANT#{tenant_id}#DELEGATE#{delegate}"
 
 
-DIRECTORY_LOG = "directory"  # the run id of a tenant's directory log in the interrupts table
+def settings_pk(tenant_id: str) -> str:
+    return f"TENANT#{tenant_id}#SETTINGS"
 
 
 class DynamoDbDirectory:
@@ -162,6 +169,33 @@ class DynamoDbDirectory:
             }
         }
         self._call(self._client.transact_write_items, TransactItems=[change, put_event])
+
+    def tenant_settings(self, tenant_id: str) -> TenantSettings:
+        """The tenant's settings, one strongly consistent Query (an absent one: its default)."""
+        page = self._call(
+            self._client.query,
+            TableName=self._table,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :setting)",
+            ExpressionAttributeValues={
+                ":pk": {"S": settings_pk(tenant_id)},
+                ":setting": {"S": SETTING_PREFIX},
+            },
+            ConsistentRead=True,
+        )
+        values = {item["sk"]["S"].removeprefix(SETTING_PREFIX): item["value"] for item in page["Items"]}
+        return TenantSettings(allow_self_approval=values.get(ALLOW_SELF_APPROVAL, {}).get("BOOL") is True)
+
+    def set_tenant_setting(self, tenant_id: str, name: str, value: bool) -> None:
+        """Set one of the tenant's settings (SETTING_NAMES), for every vote from now on."""
+        if name not in SETTING_NAMES:
+            raise ValueError(f"no tenant setting is named {name!r}")
+        item = _key(settings_pk(tenant_id), SETTING_PREFIX + name)
+        item.update(tenantId={"S": tenant_id}, value={"BOOL": value}, setAt={"S": _now()})
+        if self._events_table is None:
+            self._call(self._client.put_item, TableName=self._table, Item=item)
+            return
+        put = {"Put": {"TableName": self._table, "Item": item}}
+        self._transact(put, tenant_id, "setting.changed", {"name": name, "value": value})
 
     def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
         arguments: dict[str, Any] = {

@@ -23,6 +23,7 @@ from waitgate.approval import (
     refs_needing_resolution,
 )
 from waitgate.approval.delegation import Delegation
+from waitgate.approval.separation_of_duties import TenantSettings
 from waitgate.run.asked import notify_fields
 from waitgate.run.records import InterruptRecord
 
@@ -50,6 +51,9 @@ class NoDirectory:
 
     def delegations_to(self, tenant_id: str, delegate: str) -> tuple[Delegation, ...]:
         return ()
+
+    def tenant_settings(self, tenant_id: str) -> TenantSettings:
+        return TenantSettings()
 
 
 def approver_fields(data: dict[str, Any]) -> ApproverFields:

@@ -6,6 +6,7 @@ show) is raised to the token resolver, which renders its error page."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +23,7 @@ from waitgate.service.inspect_interrupt import (
     expired_link,
     inspect_by_token,
 )
+from waitgate.service.link_viewer import decides_for
 from waitgate.service.token_access import TokenDependencies
 from waitgate.tokens.claims import format_expires_at
 
@@ -38,7 +40,11 @@ def link_page(token: str, deps: TokenDependencies) -> tuple[int, RenderedPage]:
             raise
         deps.telemetry.record(TokenRefused(409))
         return 409, resolved_page(resolution_of(ended), ended.record.run.run_id, deps.clock.now())
-    return 200, interrupt_page(page_context(view, deps.clock.now()))
+    context = page_context(view, deps.clock.now())
+    if deps.directory is not None:
+        delegator = decides_for(view.record, view.principal, deps.directory, deps.approval, deps.clock.now())
+        context = replace(context, decides_for=delegator)
+    return 200, interrupt_page(context)
 
 
 def expired_link_page(token: str, deps: TokenDependencies) -> RenderedPage:

@@ -33,7 +33,8 @@ LEDGERED_TYPES = frozenset(
         "agent.decided",
     }
 )
-DELEGATION_PREFIX = "delegation."  # the directory's delegations, when they are events (issue #33, point 3)
+# the directory's delegations and tenant settings, when they are events (issue #33, points 2 and 3)
+DIRECTORY_PREFIXES = ("delegation.", "setting.")
 POLICY_FIELDS = (
     "approversList",
     "approverGroupRefs",
@@ -51,7 +52,7 @@ def via_of(caller: Any) -> Via | None:
 
 
 def is_ledgered(event_type: str) -> bool:
-    return event_type in LEDGERED_TYPES or event_type.startswith(DELEGATION_PREFIX)
+    return event_type in LEDGERED_TYPES or event_type.startswith(DIRECTORY_PREFIXES)
 
 
 def source_id(run_id: str, event_seq: int) -> str:

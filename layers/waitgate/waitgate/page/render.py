@@ -73,6 +73,7 @@ class PageContext:
     notice: str = ""  # what the page says first: "Your question was sent."
     on_deadline: Any = None  # the escalation policy's resolveWith: what the deadline decides, if anything
     view_only: str = "This link lets you see this request, not answer it."  # said instead of the form
+    decides_for: str | None = None  # the delegator whose seat the recipient's vote takes, if any
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,9 @@ def _meta(context: PageContext) -> str:
         who = context.principal
         shown = escape(who) if who and not who.startswith("token:") else "whoever holds this link"
         rows.append(("You decide as", f"<strong>{shown}</strong>"))
+        if context.decides_for:
+            delegator = escape(context.decides_for)
+            rows.append(("On behalf of", f"You decide for <strong>{delegator}</strong>, as their delegate."))
     rows.append(("Step", escape(humanize(context.node_id))))
     deadline, expires = parse_moment(context.deadline or ""), parse_moment(context.expires_at)
     if deadline is not None:

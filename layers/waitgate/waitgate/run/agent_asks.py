@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from waitgate.run.identity import AGENT_NAMESPACE
 from waitgate.run.records import InterruptRecord, JSONObject, RunStatus
 from waitgate.run.resume_handles import handle_kind
 
@@ -63,9 +64,20 @@ def run_id_of(digest: str) -> str:
     return RUN_PREFIX + digest
 
 
-def payload_of(ask: AgentAsk, digest: str) -> JSONObject:
-    """The interrupt payload the ask becomes (checked by the same schemas as a workflow's)."""
-    payload: JSONObject = {"kind": ask.kind, "key": RUN_PREFIX + digest, "data": dict(ask.data)}
+def requester_of(principal: str) -> str:
+    """Who an approval asked through MCP was requested by: the agent, not the person whose token it
+    holds (`agent:<sub>`, a namespace no person may have): the request is the agent's, and the person
+    deciding what their own agent would do is the point of the ask (docs/approvals.md)."""
+    return AGENT_NAMESPACE + principal
+
+
+def payload_of(ask: AgentAsk, digest: str, principal: str) -> JSONObject:
+    """The interrupt payload the ask becomes (checked by the same schemas as a workflow's); an
+    approval names its requester, the caller's agent."""
+    data = dict(ask.data)
+    if ask.kind == "approval":
+        data["requestedBy"] = requester_of(principal)
+    payload: JSONObject = {"kind": ask.kind, "key": RUN_PREFIX + digest, "data": data}
     payload.update(ask.options)
     return payload
 

@@ -7,10 +7,13 @@ from typing import Final, Literal
 
 from waitgate.errors import ForbiddenError, ValidationFailedError
 
-# Principals waitgate itself decides as: a webhook source (`webhook:<source>`), a signed link without
-# a recipient (`token:<jti>`). No person may be one: a JWT `sub`, a link's requested `sub` or a
-# Slack member's principal in one of these namespaces is refused, so nobody reads what they decided.
-OWN_NAMESPACES: Final = ("webhook:", "token:")
+# Principals waitgate itself names: a webhook source (`webhook:<source>`), a signed link without a
+# recipient (`token:<jti>`), the agent that asked through POST /mcp with a person's token
+# (`agent:<sub>`, an approval's requester: waitgate.run.agent_asks). No person may be one: a JWT
+# `sub`, a link's requested `sub` or a Slack member's principal in one of these namespaces is refused,
+# so nobody reads what they decided, nor votes as an agent's request's requester.
+AGENT_NAMESPACE: Final = "agent:"
+OWN_NAMESPACES: Final = ("webhook:", "token:", AGENT_NAMESPACE)
 
 
 def is_own_principal(principal: str) -> bool:

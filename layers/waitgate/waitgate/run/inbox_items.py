@@ -135,6 +135,8 @@ def pending_item(entry: PendingEntry, principal: str, matched: str | None) -> JS
     }
     if entry.deadline is not None:
         item["deadline"] = entry.deadline
+    if entry.summary.action is not None:
+        item["actionSummary"] = entry.summary.action
     terms = entry.summary.approval
     if terms is not None:
         item["progress"] = quorum_progress(terms)

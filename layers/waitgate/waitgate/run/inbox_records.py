@@ -52,11 +52,13 @@ class InboxSummary:
     """What a listing needs of a pending interrupt beyond its keys: the title (display text, cut to
     its first bytes) and, for an approval, its terms (None for the other kinds, which have none); for
     another kind whose Task named who is asked (`notify`), those people as `asked` (its fields always
-    binding, the approvers fired escalation steps added, no quorum or votes: waitgate.run.asked)."""
+    binding, the approvers fired escalation steps added, no quorum or votes: waitgate.run.asked).
+    `action`: an action-bound approval's action in one line (display text, cut like the title)."""
 
     title: str
     approval: ApprovalTerms | None = None
     asked: ApprovalTerms | None = None
+    action: str | None = None
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,13 @@
 bounded attribute, so that the index never copies a payload (docs/inbox.md, "What the index holds").
 
 `summary_of(record)` is the title, cut to `MAX_TITLE_BYTES` of UTF-8 (display text: it ends in "…"
-when cut), and for an approval its terms: the approver fields, the approvers its fired escalation steps
-added, its quorum fields and its votes (each comment cut to `MAX_FEEDBACK_BYTES`). `encode` writes it
-as compact JSON of at most `MAX_SUMMARY_BYTES`. Terms are never cut: when they do not fit whole (an
-approval that names more approvers than fit), the summary carries none and says `readItem`, and the
-inbox reads that one node item to check eligibility on the interrupt's own fields.
+when cut), and for an approval its action in one line when it is action-bound (`data.action`, cut to
+`MAX_ACTION_BYTES`, waitgate.channels.action_lines) and its terms: the approver fields, the
+approvers its fired escalation steps added, its quorum fields and its votes (each comment cut to
+`MAX_FEEDBACK_BYTES`). `encode` writes it as compact JSON of at most `MAX_SUMMARY_BYTES`. Terms are
+never cut: when they do not fit whole (an approval that names more approvers than fit), the summary
+carries none and says `readItem`, and the inbox reads that one node item to check eligibility on the
+interrupt's own fields.
 
 `decode` takes only a summary it can trust whole: anything else (malformed, another version,
 `readItem`, an approval without its terms, a member it does not know) is None, and the reader reads
@@ -20,6 +22,7 @@ import json
 from typing import Any
 
 from waitgate.approval import AddedApprovers, ApproverFields, QuorumPolicy
+from waitgate.channels.action_lines import action_line
 from waitgate.run.asked import notify_fields
 from waitgate.run.inbox_records import ApprovalTerms, InboxSummary, ListedVote, PendingEntry
 from waitgate.run.notices import interrupt_title
@@ -29,6 +32,7 @@ from waitgate.run.size_limits import KB
 VERSION = 1
 MAX_SUMMARY_BYTES = 4 * KB  # the summary as stored: with the keys, an index item stays under ~4.5 KB
 MAX_TITLE_BYTES = 512
+MAX_ACTION_BYTES = 256
 MAX_FEEDBACK_BYTES = 256
 ELLIPSIS = "…"
 _FIELDS = ("approversList", "approverGroupRefs", "approverRoleRefs")
@@ -49,7 +53,10 @@ def cut(text: str, limit: int) -> str:
 def summary_of(record: InterruptRecord) -> InboxSummary:
     title = cut(interrupt_title(record.data), MAX_TITLE_BYTES)
     if record.kind == "approval":
-        return InboxSummary(title, _terms_of(record))
+        action = action_line(record.data)
+        return InboxSummary(
+            title, _terms_of(record), action=cut(action, MAX_ACTION_BYTES) if action else None
+        )
     fields = notify_fields(record.notify)
     return InboxSummary(title, asked=None if fields is None else ApprovalTerms(fields, _added_of(record)))
 
@@ -73,6 +80,8 @@ def encode(summary: InboxSummary) -> str:
     body: JSONObject = {"v": VERSION, "title": summary.title}
     if summary.approval is not None:
         body["approval"] = _terms_json(summary.approval)
+    if summary.action is not None:
+        body["action"] = summary.action
     if summary.asked is not None:
         body["asked"] = _asked_json(summary.asked)
     text = _compact(body)
@@ -87,12 +96,12 @@ def decode(text: str | None, kind: str) -> InboxSummary | None:
         body = json.loads(text) if isinstance(text, str) else None
     except ValueError:
         return None
-    if not isinstance(body, dict) or set(body) - {"v", "title", "approval", "asked", "readItem"}:
+    if not isinstance(body, dict) or set(body) - {"v", "title", "approval", "asked", "action", "readItem"}:
         return None
     if body.get("v") != VERSION or not isinstance(body.get("title"), str) or "readItem" in body:
         return None
     if kind != "approval":
-        if "approval" in body:
+        if "approval" in body or "action" in body:
             return None
         if "asked" not in body:
             return InboxSummary(body["title"])
@@ -100,8 +109,10 @@ def decode(text: str | None, kind: str) -> InboxSummary | None:
         return None if asked is None else InboxSummary(body["title"], asked=asked)
     if "asked" in body:
         return None
-    terms = _terms(body.get("approval"))
-    return None if terms is None else InboxSummary(body["title"], terms)
+    terms, action = _terms(body.get("approval")), body.get("action")
+    if terms is None or not isinstance(action, str | None):
+        return None
+    return InboxSummary(body["title"], terms, action=action)
 
 
 def _terms_of(record: InterruptRecord) -> ApprovalTerms:

@@ -30,6 +30,10 @@ EventMode = Literal["updates", "debug"]
 
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
 _TENANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+# a run id waitgate keeps for itself: the tenant's directory log (`RUN#<tenant>#directory`, its
+# delegations and settings as events, docs/approvals.md) lives where a run of that id would
+DIRECTORY_LOG = "directory"
+RESERVED_RUN_IDS: frozenset[str] = frozenset({DIRECTORY_LOG})
 DEFAULT_TENANT = "default"
 
 
@@ -47,6 +51,8 @@ class RunRef:
             raise ValidationFailedError("tenantId must match [A-Za-z0-9_.-]{1,64}.")
         if not _RUN_ID.fullmatch(run_id):
             raise NotFoundError("No such run or node.")
+        if run_id in RESERVED_RUN_IDS:
+            raise NotFoundError(f"No run is named {run_id!r}: waitgate keeps that id for itself.")
         return cls(tenant_id, run_id)
 
 

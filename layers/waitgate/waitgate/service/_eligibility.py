@@ -18,7 +18,7 @@ from waitgate.approval.delegation import (
     taken_seats,
 )
 from waitgate.approval.eligibility import NOT_ELIGIBLE_DETAIL
-from waitgate.approval.separation_of_duties import check_not_own_request
+from waitgate.approval.separation_of_duties import check_not_own_request, is_own_request
 from waitgate.errors import AlreadyVotedError, ForbiddenError
 from waitgate.escalation.escalation_steps import added_approvers
 from waitgate.ports import Directory
@@ -47,7 +47,10 @@ def eligibility_of(
         except ForbiddenError:
             eligibility = _as_delegate(record, fields, added, principal, directory, config, now)
         check_seat_free(record.votes, principal, eligibility.matched_by)
-        check_not_own_request(record.data, eligibility)  # after eligibility: 403 forbidden first
+        # after eligibility: 403 forbidden first; the tenant's settings read only for the requester
+        own = is_own_request(record.data, eligibility)
+        tenant = directory.tenant_settings(record.run.tenant_id) if own else None
+        check_not_own_request(record.data, eligibility, tenant)
         return eligibility
     try:
         _own(record, fields, added, principal, directory, config, now)

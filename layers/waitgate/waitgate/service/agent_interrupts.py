@@ -52,7 +52,7 @@ def ask(request: AgentAsk, caller: Caller, deps: AgentDependencies) -> JSONObjec
     _require(caller, (ASK_SCOPE,))
     digest = ask_digest(request, caller.tenant_id, caller.principal)
     run = RunRef.parse(caller.tenant_id, run_id_of(digest))
-    payload = payload_of(request, digest)
+    payload = payload_of(request, digest, caller.principal)
     store = deps.requests.store
     earlier = store.load(run, AGENT_NODE, reentry_key=payload["key"])
     if earlier.reentry is None:

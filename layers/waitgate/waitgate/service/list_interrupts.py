@@ -37,6 +37,7 @@ LIMIT: Final = IntegerParameter("limit", minimum=1, maximum=MAX_LIMIT, default=D
 READ_SCOPES: Final = ("approvals:respond", "runs:read")  # either lists what the caller may act on
 ANY_SCOPE: Final = "runs:read"  # eligible=any: every pending interrupt of the tenant
 MAX_CURSOR: Final = 2048
+RUN_ID_RULE: Final = "runId must match [A-Za-z0-9_-]{1,80} and not be a reserved id (directory)."
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class InboxQuery:
             try:
                 RunRef.parse(caller.tenant_id, run_id)
             except NotFoundError as error:  # a malformed id names no run: here it is the parameter's fault
-                raise ValidationFailedError("runId must match [A-Za-z0-9_-]{1,80}.", path="runId") from error
+                raise ValidationFailedError(RUN_ID_RULE, path="runId") from error
         cursor = parameters.get("cursor")
         if cursor is not None and not 1 <= len(cursor) <= MAX_CURSOR:
             raise ValidationFailedError("cursor must be the `next` of an earlier page.", path="cursor")

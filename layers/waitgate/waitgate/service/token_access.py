@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from waitgate.ports import Clock, InterruptStore, Telemetry
+from waitgate.approval.approver_config import ApprovalConfig
+from waitgate.ports import Clock, Directory, InterruptStore, Telemetry
 from waitgate.run.answers import Answer
 from waitgate.run.identity import Caller
 from waitgate.run.records import IdempotencyRef, RunRef, check_node_id
@@ -22,12 +23,15 @@ from waitgate.tokens import Intent, KeySource, TokenClaims, require_intent, veri
 
 @dataclass(frozen=True)
 class TokenDependencies:
-    """What reading an interrupt by token needs: the store, the keyring and the clock."""
+    """What reading an interrupt by token needs: the store, the keyring and the clock; and, for the
+    page to say whom its recipient decides for as a delegate, the directory (None: it says nothing)."""
 
     store: InterruptStore
     keyring: KeySource
     clock: Clock
     telemetry: Telemetry = field(default_factory=NoTelemetry)
+    directory: Directory | None = None
+    approval: ApprovalConfig = field(default_factory=ApprovalConfig)
 
 
 def verified_claims(token: str, intent: Intent, keyring: KeySource, clock: Clock) -> TokenClaims:

@@ -177,7 +177,14 @@ def notice_link_settings() -> LinkSettings:
 def token_dependencies() -> TokenDependencies:
     from waitgate.service.token_access import TokenDependencies
 
-    return TokenDependencies(store=store(), keyring=keyring(), clock=SystemClock(), telemetry=telemetry())
+    return TokenDependencies(
+        store=store(),
+        keyring=keyring(),
+        clock=SystemClock(),
+        telemetry=telemetry(),
+        directory=directory(),
+        approval=approval_config(),
+    )
 
 
 def mint_dependencies() -> MintDependencies:
