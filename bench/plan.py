@@ -1,0 +1,52 @@
+"""How long each `make bench` module may take, and the sample counts that let the whole run fit.
+
+`make bench` must finish on 2 quiet cores in RUN_SECONDS (25 minutes), and on a busy machine too: each
+module runs within its own bound (`bench/bounded.py` stops it there and records a row saying so), and
+the run within its total. A module's counts are scaled down here, as environment defaults its own
+variables read (a variable already set wins, so `SOAK_RUNS=1000 python -m bench chaos_soak` is the full
+soak); the rows say the counts they measured.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+RUN_SECONDS = 25 * 60
+STOP_GRACE_SECONDS = 20.0  # after its bound, a module's process has this long to stop its stacks
+DEFAULT_BOUND_SECONDS = 120.0
+
+
+@dataclass(frozen=True)
+class Plan:
+    bound_seconds: float = DEFAULT_BOUND_SECONDS
+    counts: dict[str, str] = field(default_factory=dict)
+
+
+PLANS: dict[str, Plan] = {
+    "package_size": Plan(240),  # the first run builds the template (`sam build`) into .cache
+    "cold_start": Plan(180),
+    "cost": Plan(120),
+    "cpu": Plan(60),
+    "tokens": Plan(60),
+    "scale": Plan(150),
+    "inbox": Plan(240),  # seeding 100,000 resolved interrupts is most of it
+    "throughput": Plan(330, {"THROUGHPUT_INTERRUPTS": "100"}),
+    "soak": Plan(240, {"SOAK_INTERRUPTS": "150"}),
+    "chaos_soak": Plan(300, {"SOAK_RUNS": "120"}),
+    "races": Plan(180),
+    "durable_roundtrip": Plan(150),
+    "mcp_roundtrip": Plan(150),
+}
+
+
+def plan_of(name: str) -> Plan:
+    """The module's plan; BENCH_BOUND_SECONDS, when set, is every module's bound (`make soak`)."""
+    plan = PLANS.get(name, Plan())
+    bound = os.environ.get("BENCH_BOUND_SECONDS")
+    return Plan(float(bound), plan.counts) if bound else plan
+
+
+def run_seconds() -> float:
+    """The whole run's bound: RUN_SECONDS, or BENCH_RUN_SECONDS when set."""
+    return float(os.environ.get("BENCH_RUN_SECONDS") or RUN_SECONDS)
