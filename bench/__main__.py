@@ -33,6 +33,7 @@ MODULES = [
     "stack_costs",
     "mcp_roundtrip",
     "ledger",
+    "fingerprint",
     "webhooks_out",
 ]
 MIN_BOUND_SECONDS = 20.0  # less left than this: the module is not started, and a row says so
