@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from bench.bounded import Outcome, run_bounded, unfinished_row
-from bench.plan import STOP_GRACE_SECONDS, plan_of, run_seconds
+from bench.plan import STOP_GRACE_SECONDS, in_run_order, plan_of, run_seconds
 from bench.report import Row, machine, print_table, write_json
 
 MODULES = [
@@ -32,6 +32,7 @@ MODULES = [
     "cli_start",
     "stack_costs",
     "mcp_roundtrip",
+    "agent_roundtrip",
     "ledger",
     "fingerprint",
     "webhooks_out",
@@ -45,7 +46,7 @@ def main(selected: list[str], results: str | Path = "latest.json") -> int:
     rows: list[Row] = []
     modules: list[dict[str, object]] = []
     ends = time.monotonic() + run_seconds()
-    for name in selected or MODULES:
+    for name in selected or in_run_order(MODULES):
         plan = plan_of(name)
         left = ends - time.monotonic() - STOP_GRACE_SECONDS
         if left < MIN_BOUND_SECONDS:
