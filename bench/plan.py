@@ -27,7 +27,7 @@ PLANS: dict[str, Plan] = {
     "package_size": Plan(240),  # the first run builds the template (`sam build`) into .cache
     "cold_start": Plan(180),
     "cost": Plan(120),
-    "cpu": Plan(60),
+    "cpu": Plan(150),  # jsonschema and Powertools validate, 30-55 ms a call, are most of it
     "tokens": Plan(60),
     "scale": Plan(150),
     "inbox": Plan(240),  # seeding 100,000 resolved interrupts is most of it
