@@ -188,10 +188,10 @@ test: $(INSTALLED) browser-deps axe-core mcp-inspector
 bench: $(INSTALLED) $(SAM)
 	SAM=$(SAM) WAITGATE_RUNTIME_PYTHON=$(RUNTIME_PYTHON) $(BIN)/python -m bench
 
-# The chaos soak (bench/chaos_soak.py; also a module of make bench): SOAK_RUNS (1000), SOAK_CONCURRENCY,
-# SOAK_FAULTS, SOAK_RECONCILE_SECONDS. A bench, never part of make test.
+# The chaos soak (bench/chaos_soak.py; also a module of make bench, with 120 runs): SOAK_RUNS (1000),
+# SOAK_CONCURRENCY, SOAK_FAULTS, SOAK_RECONCILE_SECONDS. A bench, never part of make test.
 soak: $(INSTALLED)
-	$(BIN)/python -m bench chaos_soak
+	$(BIN)/python -m bench.chaos_soak
 
 # docs/pictures/: the e-mail and the Slack message as the channels build them (channel-*.png), and the
 # human page's pictures in docs/human-page.md (page/, from the real pages on a local stack of their own)

@@ -275,7 +275,13 @@ def rows(
     ]
 
 
-if __name__ == "__main__":  # `make soak`: this module alone, its table printed
+if __name__ == "__main__":  # `make soak`: this module alone at its full count, its table printed
     from bench.__main__ import main
 
+    for variable, full in (
+        ("SOAK_RUNS", "1000"),
+        ("BENCH_BOUND_SECONDS", "7200"),
+        ("BENCH_RUN_SECONDS", "7200"),
+    ):
+        os.environ.setdefault(variable, full)
     sys.exit(main(["chaos_soak"]))

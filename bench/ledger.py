@@ -172,6 +172,31 @@ def verify_speed() -> tuple[float, bool]:
     return time.perf_counter() - started, verdict.holds
 
 
+def per_decision_rows(cost: dict[str, float]) -> list[Row]:
+    """What the ledger adds to one decided approval (its facts: request, vote, decision), and the
+    write units' price per 1,000 of them (bench/prices.json; KMS Sign is not priced there)."""
+    from bench.cost_model import PRICES
+
+    facts = cost["facts"]
+    per_thousand = cost["write_units"] * facts * 1000 * PRICES["dynamodb_write_request_unit"]
+    note = f"a 2-of-2 approval: {facts:.0f} facts"
+    return [
+        Row(GROUP, "write units per decided approval", cost["write_units"] * facts, "WCU", note=note),
+        Row(GROUP, "read units per decided approval", cost["read_units"] * facts, "RCU", note=note),
+        Row(GROUP, "bytes written per decided approval", cost["bytes"] * facts, "B", note=note),
+        Row(
+            GROUP,
+            "KMS Sign calls per decided approval",
+            cost["signs"] * facts,
+            "calls",
+            f"= {facts:.0f}",
+            cost["signs"] * facts == facts,
+            "one signed head per fact",
+        ),
+        Row(GROUP, "ledger writes per 1,000 decided approvals", per_thousand, "USD", note="on-demand WRU"),
+    ]
+
+
 def run() -> list[Row]:
     cost = cost_per_fact()
     seconds, held = verify_speed()
@@ -197,6 +222,7 @@ def run() -> list[Row]:
         Row(
             GROUP, "bytes written per ledgered fact", cost["bytes"], "B", note="entry + head + source marker"
         ),
+        *per_decision_rows(cost),
         Row(
             GROUP,
             "largest entry item",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import statistics
 import time
@@ -37,15 +38,20 @@ def median_seconds(action: Callable[[], Any], *, repeat: int = 7, number: int = 
     return statistics.median(samples)
 
 
-def machine() -> dict[str, Any]:
-    import os
+def bound_seconds(default: float) -> float:
+    """How long this module may take: the bound `make bench` gave it (BENCH_BOUND_SECONDS), or
+    `default` when it runs on its own. A module that works in rounds stops at it with what it measured."""
+    return float(os.environ.get("BENCH_BOUND_SECONDS") or default)
 
+
+def machine() -> dict[str, Any]:
     return {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
         "platform": platform.platform(),
+        "load": [round(value, 1) for value in os.getloadavg()],
     }
 
 
@@ -63,8 +69,15 @@ def print_table(rows: list[Row]) -> None:
             print(" " * (widths[0] + 2) + f"↳ {row.note}")
 
 
-def write_json(rows: list[Row], name: str = "latest.json") -> Path:
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / name
-    path.write_text(json.dumps({"machine": machine(), "rows": [asdict(r) for r in rows]}, indent=2) + "\n")
+def write_json(
+    rows: list[Row], name: str | Path = "latest.json", modules: list[dict[str, Any]] | None = None
+) -> Path:
+    """The table as JSON; `modules`: how long each module ran, within which bound, and whether it
+    finished (`make bench` rewrites the file after each module, so a stopped run leaves what it had)."""
+    path = RESULTS / name  # an absolute `name` is the path itself
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document: dict[str, Any] = {"machine": machine(), "rows": [asdict(r) for r in rows]}
+    if modules is not None:
+        document["modules"] = modules
+    path.write_text(json.dumps(document, indent=2) + "\n")
     return path

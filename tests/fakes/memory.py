@@ -181,13 +181,21 @@ class MemoryStore:
         run = change.snapshot.run
         stored = self.snapshots.get(run)
         seen = change.snapshot.version_seen
-        if (stored is None) != (seen is None) or (stored and stored.next_seq != seen):
-            raise ConcurrentUpdateError("snapshot moved")
+        snapshot_moved = (stored is None) != (seen is None) or bool(stored and stored.next_seq != seen)
+        current, expected, interrupt_moved = None, None, False
         if change.interrupt is not None:
             current = self.interrupts.get((run, change.interrupt.node_id))
             expected = change.expected_interrupt_version
-            if (current is None) != (expected is None) or (current and current.version != expected):
-                raise ConcurrentUpdateError("interrupt moved")
+            interrupt_moved = (current is None) != (expected is None) or bool(
+                current and current.version != expected
+            )
+        if snapshot_moved or interrupt_moved:
+            # as DynamoDB returns the items whose condition failed: both, when both moved
+            both = snapshot_moved and interrupt_moved and seen is not None and expected is not None
+            found = None
+            if both and stored and current:
+                found = RunView(replace(stored, version_seen=stored.next_seq), copy.deepcopy(current))
+            raise ConcurrentUpdateError("snapshot moved" if snapshot_moved else "interrupt moved", found)
         owner = self.reentry.get((run, change.reentry.key)) if change.reentry else None
         if change.reentry and owner and owner.interrupt_id != change.reentry.interrupt_id:
             raise ConcurrentUpdateError("the key belongs to another interrupt")

@@ -139,3 +139,37 @@ def test_eight_concurrent_resolves_one_wins(harness: WorkflowHarness, dynamodb: 
     assert sends["SendTaskSuccess"] == 1
     winner = json.loads(next(r for r in results if r["statusCode"] == 200)["body"])
     assert json.loads(harness.wait_for_end(run.execution_arn)["output"]) == winner["resumeValue"]
+
+
+def test_a_resolver_that_loses_the_race_answers_409_from_what_its_cancelled_commit_found(
+    harness: WorkflowHarness,
+) -> None:
+    # Given a suspended run and eight Lambda instances of resolve_by_run, released together
+    run = harness.suspend(APPROVAL)
+    Handler("request_interrupt")(run.task_event)
+    instances = [Handler("resolve_by_run") for _ in range(8)]
+    from waitgate.wiring import composition
+
+    calls = Counter[str]()
+    composition.aws_client("dynamodb").meta.events.register(
+        "before-call.dynamodb", lambda model, **_: calls.update([model.name])
+    )
+    barrier = threading.Barrier(8)
+    statuses = Counter[int]()
+
+    def resolve(instance: Handler, n: int) -> None:
+        event = http_event(run.run_id, "Interrupt", {"resumeValue": ACCEPT}, sub=f"approver-{n}")
+        barrier.wait()
+        statuses.update([instance(event)["statusCode"]])
+
+    # When all eight resolve at once
+    threads = [threading.Thread(target=resolve, args=(h, n)) for n, h in enumerate(instances)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # Then one 200 and seven 409, and each resolver read the run once: a loser whose commit was
+    # cancelled plans its 409 from the items the cancellation returned, not from a second read
+    assert statuses == {200: 1, 409: 7}
+    assert calls["BatchGetItem"] == 8
+    assert calls["TransactWriteItems"] <= 8

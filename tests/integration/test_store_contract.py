@@ -115,6 +115,48 @@ def test_a_change_based_on_a_stale_read_loses_and_changes_nothing(store: Any) ->
     assert store.load(RUN, "Gate").interrupt.resume_value == {"ok": True}
 
 
+def test_a_change_that_lost_carries_the_run_and_node_the_winner_left(store: Any) -> None:
+    # Given a pending interrupt resolved by one writer after another read it
+    store.commit(first_change())
+    view = store.load(RUN, "Gate")
+    resolved = replace(view.interrupt, status="resolved", version=2, resume_value={"ok": True})
+    store.commit(
+        RunChange(
+            snapshot=replace(view.snapshot, next_seq=3), interrupt=resolved, expected_interrupt_version=1
+        )
+    )
+    # When the other commits on its stale read
+    with pytest.raises(ConcurrentUpdateError) as lost:
+        store.commit(
+            RunChange(
+                snapshot=replace(view.snapshot, next_seq=3),
+                interrupt=replace(resolved, resume_value={"ok": False}),
+                expected_interrupt_version=1,
+            )
+        )
+    # Then its refusal holds what a read would give now (DynamoDB: the items whose condition failed)
+    assert lost.value.current == store.load(RUN, "Gate")
+    assert lost.value.current.interrupt.resume_value == {"ok": True}
+
+
+def test_a_change_that_lost_on_the_snapshot_alone_carries_nothing(store: Any) -> None:
+    # Given a run whose event counter moved (another node's event) while its interrupt did not
+    store.commit(first_change())
+    view = store.load(RUN, "Gate")
+    store.commit(RunChange(snapshot=replace(view.snapshot, next_seq=3)))
+    # When a change read before it commits
+    with pytest.raises(ConcurrentUpdateError) as lost:
+        store.commit(
+            RunChange(
+                snapshot=replace(view.snapshot, next_seq=3),
+                interrupt=replace(view.interrupt, status="resolved", version=2),
+                expected_interrupt_version=1,
+            )
+        )
+    # Then the node's item was not refused, so the use case reads again
+    assert lost.value.current is None
+
+
 def test_racing_writers_on_threads_one_commit_per_read(store: Any) -> None:
     # Given one pending interrupt and eight writers that all read it before any writes
     store.commit(first_change())

@@ -142,11 +142,17 @@ class GuardFailedError(WaitgateError):
 
 
 class ConcurrentUpdateError(WaitgateError):
-    """An optimistic write lost to another writer; the use case re-reads and tries again."""
+    """An optimistic write lost to another writer; the use case re-reads and tries again. `current`:
+    what the store found instead, when its refusal said (a `RunView`), so the retry can plan from it
+    without reading again (`waitgate.run.optimistic.retry_from_current`); None: read again."""
 
     code = "internal"
     status = 500
     title = "Concurrent update"
+
+    def __init__(self, detail: str, current: Any = None) -> None:
+        super().__init__(detail)
+        self.current = current
 
 
 class StoreRefusedError(WaitgateError):

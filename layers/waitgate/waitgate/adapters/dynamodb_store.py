@@ -77,7 +77,10 @@ class DynamoDbStore:
         try:
             transact_once(self._client, _transaction(self._table, change))
         except AWS_CALL_ERRORS as error:
-            raise _failed_guard(error, change) or _translate(error) from error
+            failure = _failed_guard(error, change) or _translate(error)
+            if isinstance(failure, ConcurrentUpdateError):
+                failure.current = _found_instead(error, change)
+            raise failure from error
 
     def mark_delivered(self, record: InterruptRecord, delivered_at: str) -> bool:
         return self._update_node(dynamodb_writes.delivered_update(self._table, record, delivered_at))
@@ -178,6 +181,7 @@ def _snapshot_put(table: str, change: RunChange) -> dict[str, Any]:
     else:
         put["ConditionExpression"] = "nextSeq = :seen"
         put["ExpressionAttributeValues"] = {":seen": {"N": str(seen)}}
+        put["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"  # the loser's re-read (_found_instead)
     return {"Put": put}
 
 
@@ -189,6 +193,7 @@ def _interrupt_put(table: str, change: RunChange) -> dict[str, Any]:
     else:
         put["ConditionExpression"] = "version = :version"
         put["ExpressionAttributeValues"] = {":version": {"N": str(change.expected_interrupt_version)}}
+        put["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
     return {"Put": put}
 
 
@@ -218,6 +223,21 @@ def _failed_guard(error: Exception, change: RunChange) -> GuardFailedError | Non
     if not change.guarded or not failed or not first_guard <= failed[0] < first_guard + len(change.guarded):
         return None
     return GuardFailedError(change.guarded[failed[0] - first_guard].label)
+
+
+def _found_instead(error: Exception, change: RunChange) -> RunView | None:
+    """The run and node as the cancelled transaction found them, when both conditions failed: DynamoDB
+    returns each such item (ReturnValuesOnConditionCheckFailure, no read units), read at one instant, so
+    the use case plans again from them as from a consistent read. None when either is missing."""
+    if change.interrupt is None or change.expected_interrupt_version is None:
+        return None
+    response = getattr(error, "response", None) or {}
+    reasons = response.get("CancellationReasons") or []
+    found = [reason.get("Item") for reason in reasons[:2] if reason.get("Code") == "ConditionalCheckFailed"]
+    if len(found) < 2 or not all(found):
+        return None
+    snapshot, interrupt = found
+    return RunView(items.snapshot_from_item(snapshot), items.interrupt_from_item(interrupt))
 
 
 # Why a transaction was cancelled, item by item: only a condition that did not hold, or another

@@ -10,6 +10,10 @@ again, now sees the interrupt resolved, and answers `409 interrupt_already_resol
 instead of writing. No lock is held, nothing waits on a timer, and no other failure is ever retried
 here (throttling is `TemporarilyUnavailableError`, a refused write `StoreRefusedError`; both leave).
 
+When the store's refusal carries what it found (`ConcurrentUpdateError.current`: DynamoDB returns the
+items whose condition failed), `retry_from_current` hands that to the next attempt instead of a re-read:
+the loser of a race plans its 409 from the winner's items, at no extra call.
+
 `MAX_ATTEMPTS` bounds a pathological storm of writers; past it the request fails loudly.
 """
 
@@ -19,6 +23,7 @@ from collections.abc import Callable, Collection
 from typing import TypeVar
 
 from waitgate.errors import ConcurrentUpdateError, GuardFailedError
+from waitgate.run.records import RunView
 
 MAX_ATTEMPTS = 16
 T = TypeVar("T")
@@ -36,4 +41,16 @@ def retry_on_conflict(attempt: Callable[[], T], what: str, *, retried_guards: Co
         except GuardFailedError as failed:
             if failed.label not in retried_guards:
                 raise
+    raise ConcurrentUpdateError(f"The {what} kept changing; gave up after {MAX_ATTEMPTS} attempts.")
+
+
+def retry_from_current(attempt: Callable[[RunView | None], T], what: str) -> T:
+    """`retry_on_conflict` for an attempt that reads the run and node alone: its first call gets None
+    (read), each retry what the lost write found (`ConcurrentUpdateError.current`), or None to read."""
+    current: RunView | None = None
+    for _ in range(MAX_ATTEMPTS):
+        try:
+            return attempt(current)
+        except ConcurrentUpdateError as lost:
+            current = lost.current if isinstance(lost.current, RunView) else None
     raise ConcurrentUpdateError(f"The {what} kept changing; gave up after {MAX_ATTEMPTS} attempts.")

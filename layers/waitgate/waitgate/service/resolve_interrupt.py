@@ -36,7 +36,7 @@ from waitgate.run.event_log import EventEntry
 from waitgate.run.identity import Caller
 from waitgate.run.inbox_items import decision_receipts
 from waitgate.run.kept_answers import replay, stored
-from waitgate.run.optimistic import retry_on_conflict
+from waitgate.run.optimistic import retry_from_current
 from waitgate.run.records import GuardedItem, IdempotencyRef, InterruptRecord, RunChange, RunRef, RunView
 from waitgate.run.resume_values import validated_resume
 from waitgate.run.size_limits import check_comment, check_resume_value
@@ -128,12 +128,12 @@ def resolve_interrupt(command: ResolveCommand, deps: ResolveDependencies) -> Res
 
     _correlate(command, deps)
 
-    def attempt() -> ResolvePlan:
-        plan = plan_resolve(deps.store.load(command.run, command.node_id), command, deps)
+    def attempt(current: RunView | None) -> ResolvePlan:
+        plan = plan_resolve(current or deps.store.load(command.run, command.node_id), command, deps)
         deps.store.commit(plan.change)
         return plan
 
-    return after_commit(retry_on_conflict(attempt, "interrupt"), deps)
+    return after_commit(retry_from_current(attempt, "interrupt"), deps)
 
 
 def plan_resolve(view: RunView, command: ResolveCommand, deps: ResolveDependencies) -> ResolvePlan:
@@ -336,8 +336,13 @@ def resolve_shown(command: ResolveCommand, ref: IdempotencyRef | None, deps: Res
     made: a refusal of the answer's content (400, 413) comes back with the interrupt, not raised."""
     _correlate(command, deps)
 
-    def attempt() -> tuple[Resolved, ResolvePlan | None]:
-        view = deps.store.load(command.run, command.node_id, ref)
+    def attempt(current: RunView | None) -> tuple[Resolved, ResolvePlan | None]:
+        # what a lost commit found is the run and node alone: a keyed resolve reads its key's answer too
+        view = (
+            current
+            if current is not None and ref is None
+            else deps.store.load(command.run, command.node_id, ref)
+        )
         now = deps.clock.now()
         earlier = replay(view.answer, ref, now) if ref is not None and view.answer else None
         if earlier is not None:
@@ -355,7 +360,7 @@ def resolve_shown(command: ResolveCommand, ref: IdempotencyRef | None, deps: Res
         deps.store.commit(replace(plan.change, answer=kept))
         return Resolved(answer, plan.change.interrupt), plan
 
-    resolved, committed = retry_on_conflict(attempt, "interrupt")
+    resolved, committed = retry_from_current(attempt, "interrupt")
     if committed is None:
         return resolved
     return replace(resolved, run_gone=after_commit(committed, deps).run_gone)
