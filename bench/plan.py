@@ -29,7 +29,7 @@ class Plan:
 PLANS: dict[str, Plan] = {
     "package_size": Plan(240),  # the first run builds the template (`sam build`) into .cache
     "cold_start": Plan(180),
-    "cost": Plan(120),
+    "cost": Plan(330),  # a local stack of its own for the durable engine's histories (bench/cost_durable.py)
     "cpu": Plan(150),  # jsonschema and Powertools validate, 30-55 ms a call, are most of it
     "tokens": Plan(60),
     "scale": Plan(150),
