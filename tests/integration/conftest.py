@@ -13,6 +13,8 @@ from local.patches import async_invocations, moto_queries, past_schedules, state
 from local.patches.moto_atomicity import serialize_dynamodb_operations
 from local.patches.transaction_tokens import honour_client_request_tokens
 from local.template.sam_template import table_properties
+from tests.integration.kind_steps import KindSteps
+from tests.integration.workflow_harness import WorkflowHarness
 from tests.support.links import generated_secret
 
 REGION = "us-east-1"
@@ -102,9 +104,31 @@ def environment(monkeypatch: pytest.MonkeyPatch, table_name: str) -> None:
     secret = secrets.create_secret(Name="waitgate-test-token-secret", SecretString=generated_secret())
     monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://links.example.com")
-    from waitgate.wiring import composition, settings
+    from waitgate.wiring import composition, inbox_sign_in, settings
 
     settings.settings.cache_clear()
-    for value in vars(composition).values():  # every lazily built client, adapter and setting
+    for value in [*vars(composition).values(), *vars(inbox_sign_in).values()]:  # every lazily built part
         if callable(getattr(value, "cache_clear", None)):
             value.cache_clear()
+
+
+@pytest.fixture
+def steps(environment: None) -> KindSteps:
+    """The kinds' steps on the template's state machine (a module with steps of its own overrides it)."""
+    return KindSteps(WorkflowHarness())
+
+
+@pytest.fixture
+def dynamodb_calls() -> Iterator[list[str]]:
+    """The DynamoDB operations the handlers' client sends, while the test runs."""
+    from waitgate.wiring import composition
+
+    sent: list[str] = []
+    client = composition.aws_client("dynamodb")
+
+    def record(model: Any = None, **_: Any) -> None:
+        sent.append(model.name)
+
+    client.meta.events.register("before-call.dynamodb", record)
+    yield sent
+    client.meta.events.unregister("before-call.dynamodb", record)
