@@ -15,7 +15,7 @@ from local.patches.transaction_tokens import honour_client_request_tokens
 from local.template.sam_template import table_properties
 from tests.integration.kind_steps import KindSteps
 from tests.integration.workflow_harness import WorkflowHarness
-from tests.support.links import generated_secret
+from tests.support.links import Inbox, generated_secret
 
 REGION = "us-east-1"
 strict_requests.install()  # every boto3 call of the session is checked against its service model
@@ -132,3 +132,23 @@ def dynamodb_calls() -> Iterator[list[str]]:
     client.meta.events.register("before-call.dynamodb", record)
     yield sent
     client.meta.events.unregister("before-call.dynamodb", record)
+
+
+@pytest.fixture
+def inbox(environment: None, dynamodb: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Inbox]:
+    """Notices on: the notifications topic (its messages read from an SQS queue subscribed to it), the
+    directory table and a token secret of their own, and every wiring instance built again from them
+    (before and after). A module whose notices need other parts defines its own."""
+    secrets = boto3.client("secretsmanager", region_name=REGION)
+    sns = boto3.client("sns", region_name=REGION)
+    topic_arn = sns.create_topic(Name="waitgate-notifications")["TopicArn"]
+    directory = create_table_from_template(dynamodb, "DirectoryTable", "waitgate-directory-test")
+    secret = secrets.create_secret(Name="waitgate-notice-links", SecretString=generated_secret())
+    monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
+    monkeypatch.setenv("TOPIC_ARN", topic_arn)
+    monkeypatch.setenv("DIRECTORY_TABLE_NAME", directory)
+    from waitgate.wiring import composition
+
+    composition.forget_instances()
+    yield Inbox.subscribe(boto3.client("sqs", region_name=REGION), sns, topic_arn)
+    composition.forget_instances()
