@@ -6,7 +6,7 @@ as documented)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -23,6 +23,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.e2e.conftest import LocalStackHandle
+from waitgate.http.openapi import Operation
 
 MAX_EXAMPLES = 25
 CHECKS = [
@@ -32,6 +33,21 @@ CHECKS = [
     response_schema_conformance,
     response_headers_conformance,
 ]
+
+
+# Each operation in both modes: requests as the document allows them, and requests it refuses
+EACH_MODE = pytest.mark.parametrize(
+    "mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=lambda m: m.value
+)
+
+
+def each_operation(operations: Sequence[Operation]) -> pytest.MarkDecorator:
+    """A test's (method, path) parameters: one case per operation, named by its operationId."""
+    return pytest.mark.parametrize(
+        ("method", "path"),
+        [(o.method.upper(), o.path) for o in operations],
+        ids=[o.operation_id for o in operations],
+    )
 
 
 def served_schema(local_stack: LocalStackHandle) -> Any:

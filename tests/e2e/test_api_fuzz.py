@@ -15,7 +15,7 @@ import pytest
 from schemathesis import GenerationMode
 
 from tests.e2e.conftest import LocalStackHandle
-from tests.e2e.schema_fuzz import fuzz, served_schema
+from tests.e2e.schema_fuzz import EACH_MODE, each_operation, fuzz, served_schema
 from tests.e2e.test_local_stack import APPROVAL, run_snapshot, wait_for
 from waitgate.http.openapi import OPERATIONS
 
@@ -49,12 +49,8 @@ def real_targets(local_stack: LocalStackHandle, bearer: str) -> Iterator[dict[st
     yield {"runId": run_id, "nodeId": "Interrupt", "token": minted.json()["token"]}
 
 
-@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=lambda m: m.value)
-@pytest.mark.parametrize(
-    ("method", "path"),
-    [(o.method.upper(), o.path) for o in OPERATIONS],
-    ids=[o.operation_id for o in OPERATIONS],
-)
+@EACH_MODE
+@each_operation(OPERATIONS)
 def test_no_server_error_and_every_answer_as_documented(
     method: str,
     path: str,

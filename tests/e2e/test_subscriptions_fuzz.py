@@ -14,7 +14,7 @@ import pytest
 from schemathesis import GenerationMode
 
 from tests.e2e.conftest import LocalStackHandle
-from tests.e2e.schema_fuzz import fuzz, served_schema
+from tests.e2e.schema_fuzz import EACH_MODE, each_operation, fuzz, served_schema
 from waitgate.http.openapi.subscription_routes import SUBSCRIPTION_OPERATIONS
 
 pytestmark = pytest.mark.e2e
@@ -39,12 +39,8 @@ def real_subscription(local_stack: LocalStackHandle, bearer: str) -> str:
     return str(made.json()["id"])
 
 
-@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=lambda m: m.value)
-@pytest.mark.parametrize(
-    ("method", "path"),
-    [(o.method.upper(), o.path) for o in SUBSCRIPTION_OPERATIONS],
-    ids=[o.operation_id for o in SUBSCRIPTION_OPERATIONS],
-)
+@EACH_MODE
+@each_operation(SUBSCRIPTION_OPERATIONS)
 def test_no_server_error_and_every_answer_as_documented(
     method: str,
     path: str,
