@@ -25,7 +25,8 @@ from waitgate.page.inbox import inbox_page
 from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.inbox_item import open_item
 from waitgate.service.list_interrupts import READ_SCOPES
-from waitgate.wiring.composition import approval_config, directory, inbox_sign_in, store
+from waitgate.wiring.composition import approval_config, directory, store
+from waitgate.wiring.inbox_sign_in import inbox_sign_in
 from waitgate.wiring.observability import observed
 
 logger = Logger()

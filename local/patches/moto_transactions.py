@@ -6,11 +6,12 @@ table, not with the transaction: on a table of 10,000 items one five-item transa
 copying (the test of a resolve in a run of 10,000 events spent 143 of its 255 s there), and a local
 stack's transactions slow down as its table fills. DynamoDB's own cost does not depend on the table.
 
-This is moto's method line for line, but for what it keeps before it starts: a copy of each item the
-transaction names (or that it was absent) and of each table's pending stream records. A cancelled
-transaction puts exactly those back, which leaves every table as moto's whole copy would (no other
-item can change: the request holds moto_atomicity's lock). A transaction whose items cannot be keyed
-(a table that does not exist, a key attribute missing: moto refuses those anyway) keeps moto's copy of
+This is moto's method step for step (cut into its steps), but for what it keeps before it starts: a
+copy of each item the transaction names (or that it was absent) and of each table's pending stream
+records. A cancelled transaction puts exactly those back, which leaves every table as moto's whole
+copy would (no other item can change: the request holds moto_atomicity's lock). A transaction whose
+items cannot be keyed (a table that does not exist, a key attribute missing: moto refuses those
+anyway) keeps moto's copy of
 the whole table, so what moto answers is unchanged.
 """
 
@@ -92,95 +93,92 @@ def _before(backend: Any, transact_items: list[dict[str, Any]]) -> _Before:
     return before
 
 
+WRITE_OPERATIONS = frozenset({"ConditionCheck", "Put", "Delete", "Update"})
+
+
+class _ConditionFailed(ConditionalCheckFailed):
+    """moto's ConditionalCheckFailed, with the item it names in the cancellation reason (ALL_OLD)."""
+
+    def __init__(self, original_item: dict[str, Any] | None) -> None:
+        super().__init__(item=original_item)
+        self.original_item = original_item
+
+
 def transact_write_items(self: Any, transact_items: list[dict[str, Any]]) -> None:
-    """moto 5.2.5's `DynamoDBBackend.transact_write_items`, with `_Before` for its table copies."""
+    """moto 5.2.5's `DynamoDBBackend.transact_write_items`, with `_Before` for its table copies (its
+    steps, line for line, in `_write_one`)."""
     if len(transact_items) > 100:
         raise TooManyTransactionsException()
     before = _before(self, transact_items)
-
     target_items: set[tuple[str, str]] = set()
-
-    def check_unicity(table_name: str, key: dict[str, Any]) -> None:
-        item = (str(table_name), str(dict(sorted(key.items()))))
-        if item in target_items:
-            raise MultipleTransactionsException()
-        target_items.add(item)
-
     errors: list[tuple[str, str, dict[str, Any]] | tuple[None, None, None]] = []
     for item in transact_items:
-        original_item: dict[str, Any] | None = None
         if len(list(item.keys())) > 1:
             raise TransactWriteSingleOpException
-
         try:
-            op_type, op = next(iter(item.items()))
-            if op_type not in {"ConditionCheck", "Put", "Delete", "Update"}:
-                raise ValueError("Unsupported transaction operation")
-
-            table_name = op["TableName"]
-            condition_expression = op.get("ConditionExpression")
-            expression_attribute_names = op.get("ExpressionAttributeNames")
-            expression_attribute_values = op.get("ExpressionAttributeValues")
-            return_values_on_condition_check_failure = op.get("ReturnValuesOnConditionCheckFailure")
-
-            if op_type == "Put":
-                attrs = op["Item"]
-                table = self.get_table(table_name)
-                key = {table.hash_key_attr: attrs[table.hash_key_attr]}
-                if table.range_key_attr is not None:
-                    key[table.range_key_attr] = attrs[table.range_key_attr]
-            else:
-                key = op["Key"]
-
-            check_unicity(table_name, key)
-
-            current = self.get_item(table_name, key)
-            if condition_expression is not None:
-                condition_op = get_filter_expression(
-                    condition_expression, expression_attribute_names, expression_attribute_values
-                )
-                if not condition_op.expr(current):
-                    if return_values_on_condition_check_failure == "ALL_OLD" and current:
-                        original_item = current.to_json()["Attributes"]
-                    raise ConditionalCheckFailed(item=original_item)
-
-            if op_type == "Put":
-                self.put_item(
-                    table_name,
-                    op["Item"],
-                    condition_expression=condition_expression,
-                    expression_attribute_names=expression_attribute_names,
-                    expression_attribute_values=expression_attribute_values,
-                )
-            elif op_type == "Delete":
-                self.delete_item(
-                    table_name,
-                    key,
-                    condition_expression=condition_expression,
-                    expression_attribute_names=expression_attribute_names,
-                    expression_attribute_values=expression_attribute_values,
-                )
-            elif op_type == "Update":
-                self.update_item(
-                    table_name,
-                    key,
-                    update_expression=op["UpdateExpression"],
-                    condition_expression=condition_expression,
-                    expression_attribute_names=expression_attribute_names,
-                    expression_attribute_values=expression_attribute_values,
-                )
+            _write_one(self, item, target_items)
             errors.append((None, None, None))
         except (MultipleTransactionsException, MockValidationException):
             before.restore(self)
             raise
         except ConditionalCheckFailed as e:
+            original_item = e.original_item if isinstance(e, _ConditionFailed) else None
             errors.append(("ConditionalCheckFailed", str(e.message), original_item))  # type: ignore[arg-type]
         except Exception as e:  # noqa: BLE001  moto's own: any other failure cancels with its name
-            errors.append((type(e).__name__, str(e), original_item))  # type: ignore[arg-type]
+            errors.append((type(e).__name__, str(e), None))  # type: ignore[arg-type]
 
     if any(code is not None for code, _, _ in errors):
         before.restore(self)
         raise TransactionCanceledException(errors)
+
+
+def _write_one(self: Any, item: dict[str, Any], target_items: set[tuple[str, str]]) -> None:
+    """One item of the transaction: its key once in the transaction, its condition, its write."""
+    op_type, op = next(iter(item.items()))
+    if op_type not in WRITE_OPERATIONS:
+        raise ValueError("Unsupported transaction operation")
+    table_name = op["TableName"]
+    if op_type == "Put":
+        attrs = op["Item"]
+        table = self.get_table(table_name)
+        key = {table.hash_key_attr: attrs[table.hash_key_attr]}
+        if table.range_key_attr is not None:
+            key[table.range_key_attr] = attrs[table.range_key_attr]
+    else:
+        key = op["Key"]
+    unique = (str(table_name), str(dict(sorted(key.items()))))
+    if unique in target_items:
+        raise MultipleTransactionsException()
+    target_items.add(unique)
+    _check_condition(op, self.get_item(table_name, key))
+    _apply(self, op_type, op, key)
+
+
+def _check_condition(op: dict[str, Any], current: Any) -> None:
+    condition_expression = op.get("ConditionExpression")
+    if condition_expression is None:
+        return
+    condition_op = get_filter_expression(
+        condition_expression, op.get("ExpressionAttributeNames"), op.get("ExpressionAttributeValues")
+    )
+    if not condition_op.expr(current):
+        wants_old = op.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD"
+        raise _ConditionFailed(current.to_json()["Attributes"] if wants_old and current else None)
+
+
+def _apply(self: Any, op_type: str, op: dict[str, Any], key: dict[str, Any]) -> None:
+    """The write itself (a ConditionCheck writes nothing), under the same condition."""
+    conditions = {
+        "condition_expression": op.get("ConditionExpression"),
+        "expression_attribute_names": op.get("ExpressionAttributeNames"),
+        "expression_attribute_values": op.get("ExpressionAttributeValues"),
+    }
+    if op_type == "Put":
+        self.put_item(op["TableName"], op["Item"], **conditions)
+    elif op_type == "Delete":
+        self.delete_item(op["TableName"], key, **conditions)
+    elif op_type == "Update":
+        self.update_item(op["TableName"], key, update_expression=op["UpdateExpression"], **conditions)
 
 
 def rolled_back_by_items(_original: Any) -> Any:

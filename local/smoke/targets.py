@@ -63,26 +63,8 @@ def deployed_target(stack_name: str, region: str | None) -> SmokeTarget:
         return made[service]
 
     cloudformation = clients("cloudformation")
-    try:
-        (stack,) = cloudformation.describe_stacks(StackName=stack_name)["Stacks"]
-    except cloudformation.exceptions.ClientError as error:
-        raise TargetError(f"stack {stack_name!r}: {error.response['Error'].get('Message', error)}") from error
-    outputs = {entry["OutputKey"]: entry["OutputValue"] for entry in stack.get("Outputs", [])}
-    needed = (
-        "ApiUrl",
-        "InterruptStateMachineArn",
-        "InterruptsTableName",
-        "DirectoryTableName",
-        "TokenSecretArn",
-    )
-    missing = [key for key in needed if key not in outputs]
-    if missing:
-        raise TargetError(f"stack {stack_name!r} has no output {', '.join(missing)}: is it a waitgate stack?")
-    alarms: dict[str, str] = {}
-    for page in cloudformation.get_paginator("list_stack_resources").paginate(StackName=stack_name):
-        for resource in page["StackResourceSummaries"]:
-            if resource["ResourceType"] == "AWS::CloudWatch::Alarm" and "PhysicalResourceId" in resource:
-                alarms[resource["LogicalResourceId"]] = resource["PhysicalResourceId"]
+    outputs = _stack_outputs(cloudformation, stack_name)
+    alarms = _stack_alarms(cloudformation, stack_name)
     return SmokeTarget(
         name=stack_name,
         region=session.region_name or "",
@@ -97,6 +79,38 @@ def deployed_target(stack_name: str, region: str | None) -> SmokeTarget:
         durable_clients=clients,
         alarms=alarms,
     )
+
+
+STACK_OUTPUTS = (
+    "ApiUrl",
+    "InterruptStateMachineArn",
+    "InterruptsTableName",
+    "DirectoryTableName",
+    "TokenSecretArn",
+)
+
+
+def _stack_outputs(cloudformation: Any, stack_name: str) -> dict[str, str]:
+    """The stack's outputs; TargetError when there is no such stack or it is not a waitgate stack."""
+    try:
+        (stack,) = cloudformation.describe_stacks(StackName=stack_name)["Stacks"]
+    except cloudformation.exceptions.ClientError as error:
+        raise TargetError(f"stack {stack_name!r}: {error.response['Error'].get('Message', error)}") from error
+    outputs = {entry["OutputKey"]: entry["OutputValue"] for entry in stack.get("Outputs", [])}
+    missing = [key for key in STACK_OUTPUTS if key not in outputs]
+    if missing:
+        raise TargetError(f"stack {stack_name!r} has no output {', '.join(missing)}: is it a waitgate stack?")
+    return outputs
+
+
+def _stack_alarms(cloudformation: Any, stack_name: str) -> dict[str, str]:
+    """The stack's alarms: logical id -> the alarm's name."""
+    alarms: dict[str, str] = {}
+    for page in cloudformation.get_paginator("list_stack_resources").paginate(StackName=stack_name):
+        for resource in page["StackResourceSummaries"]:
+            if resource["ResourceType"] == "AWS::CloudWatch::Alarm" and "PhysicalResourceId" in resource:
+                alarms[resource["LogicalResourceId"]] = resource["PhysicalResourceId"]
+    return alarms
 
 
 def local_target(description: dict[str, Any]) -> SmokeTarget:

@@ -50,6 +50,17 @@ def start(stack: LocalStackHandle, tenant: str, interrupt: dict[str, Any]) -> st
     return run_id
 
 
+def release_team_tenant(stack: LocalStackHandle, prefix: str) -> str:
+    """A tenant of its own whose group release-team holds alice (added with `waitgate directory`)."""
+    tenant = f"{prefix}{uuid.uuid4().hex[:8]}"
+    added = run_local(
+        ["directory", "add-member", "--group", "release-team", "--principal", "alice", "--tenant", tenant],
+        stack.environment,
+    )
+    assert added.returncode == 0, added.stderr
+    return tenant
+
+
 def inbox(stack: LocalStackHandle, sub: str, tenant: str, query: str = "status=pending") -> dict[str, Any]:
     answer = stack.http.get(f"/interrupts?{query}", token=stack.jwt(sub, SCOPES, tenant=tenant))
     assert answer.status == 200, answer.body
@@ -70,12 +81,7 @@ def until(probe: Any, what: str) -> Any:
 def test_each_person_sees_what_waits_for_them_and_it_leaves_once_decided(
     local_stack: LocalStackHandle,
 ) -> None:
-    tenant = f"t{uuid.uuid4().hex[:8]}"
-    added = run_local(
-        ["directory", "add-member", "--group", "release-team", "--principal", "alice", "--tenant", tenant],
-        local_stack.environment,
-    )
-    assert added.returncode == 0, added.stderr
+    tenant = release_team_tenant(local_stack, "t")
     # Given three pending interrupts: alice's by list, alice's by group, ben's
     by_list = start(local_stack, tenant, approval("By list", approversList=["alice"]))
     by_group = start(local_stack, tenant, approval("By group", approverGroupRefs=["release-team"]))

@@ -13,7 +13,9 @@ from local.patches import async_invocations, moto_queries, past_schedules, state
 from local.patches.moto_atomicity import serialize_dynamodb_operations
 from local.patches.transaction_tokens import honour_client_request_tokens
 from local.template.sam_template import table_properties
-from tests.support.links import generated_secret
+from tests.integration.kind_steps import KindSteps
+from tests.integration.workflow_harness import WorkflowHarness
+from tests.support.links import Inbox, generated_secret
 
 REGION = "us-east-1"
 strict_requests.install()  # every boto3 call of the session is checked against its service model
@@ -102,9 +104,51 @@ def environment(monkeypatch: pytest.MonkeyPatch, table_name: str) -> None:
     secret = secrets.create_secret(Name="waitgate-test-token-secret", SecretString=generated_secret())
     monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://links.example.com")
-    from waitgate.wiring import composition, settings
+    from waitgate.wiring import composition, inbox_sign_in, settings
 
     settings.settings.cache_clear()
-    for value in vars(composition).values():  # every lazily built client, adapter and setting
+    for value in [*vars(composition).values(), *vars(inbox_sign_in).values()]:  # every lazily built part
         if callable(getattr(value, "cache_clear", None)):
             value.cache_clear()
+
+
+@pytest.fixture
+def steps(environment: None) -> KindSteps:
+    """The kinds' steps on the template's state machine (a module with steps of its own overrides it)."""
+    return KindSteps(WorkflowHarness())
+
+
+@pytest.fixture
+def dynamodb_calls() -> Iterator[list[str]]:
+    """The DynamoDB operations the handlers' client sends, while the test runs."""
+    from waitgate.wiring import composition
+
+    sent: list[str] = []
+    client = composition.aws_client("dynamodb")
+
+    def record(model: Any = None, **_: Any) -> None:
+        sent.append(model.name)
+
+    client.meta.events.register("before-call.dynamodb", record)
+    yield sent
+    client.meta.events.unregister("before-call.dynamodb", record)
+
+
+@pytest.fixture
+def inbox(environment: None, dynamodb: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Inbox]:
+    """Notices on: the notifications topic (its messages read from an SQS queue subscribed to it), the
+    directory table and a token secret of their own, and every wiring instance built again from them
+    (before and after). A module whose notices need other parts defines its own."""
+    secrets = boto3.client("secretsmanager", region_name=REGION)
+    sns = boto3.client("sns", region_name=REGION)
+    topic_arn = sns.create_topic(Name="waitgate-notifications")["TopicArn"]
+    directory = create_table_from_template(dynamodb, "DirectoryTable", "waitgate-directory-test")
+    secret = secrets.create_secret(Name="waitgate-notice-links", SecretString=generated_secret())
+    monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
+    monkeypatch.setenv("TOPIC_ARN", topic_arn)
+    monkeypatch.setenv("DIRECTORY_TABLE_NAME", directory)
+    from waitgate.wiring import composition
+
+    composition.forget_instances()
+    yield Inbox.subscribe(boto3.client("sqs", region_name=REGION), sns, topic_arn)
+    composition.forget_instances()

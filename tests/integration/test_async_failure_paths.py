@@ -16,7 +16,7 @@ from local.patches import lambda_runtime
 from local.patches.lambda_runtime import FunctionRegistry
 from local.template.sam_template import load_template
 from local.template.stack_resources import create_template_resources
-from waitgate.wiring import composition
+from waitgate.wiring import composition, durable_sdk
 
 REGION = "us-east-1"
 
@@ -120,10 +120,10 @@ def test_the_clients_timeouts_and_retries_fit_in_every_functions_timeout(templat
 
 def test_the_durable_callbacks_botocore_is_checked_with_a_clear_error() -> None:
     # Given a runtime's botocore older than the durable callback API, and the one in the lock
-    with pytest.raises(composition.DurableSdkTooOldError, match=r"botocore >= 1\.42\.1.*1\.41\.6"):
-        composition.check_durable_botocore("1.41.6")
-    composition.check_durable_botocore()
-    composition.check_durable_botocore("1.42.1")
+    with pytest.raises(durable_sdk.DurableSdkTooOldError, match=r"botocore >= 1\.42\.1.*1\.41\.6"):
+        durable_sdk.check_durable_botocore("1.41.6")
+    durable_sdk.check_durable_botocore()
+    durable_sdk.check_durable_botocore("1.42.1")
 
 
 def test_an_expiry_that_fails_three_times_reaches_its_on_failure_queue(aws: None) -> None:

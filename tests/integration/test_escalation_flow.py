@@ -13,11 +13,11 @@ import boto3
 import pytest
 
 from tests.integration.durability_faults import ProcessDeath, SendCounter, TableStream, hooked
-from tests.integration.test_notifications import fresh_instances
 from tests.integration.workflow_harness import SuspendedRun, WorkflowHarness
 from tests.support.event_schema import problems_of, stored_events
 from tests.support.handlers import Handler, http_event
 from tests.support.links import Inbox
+from waitgate.wiring.composition import forget_instances
 
 REGION = "us-east-1"
 GROUP = "waitgate-test-deadlines"
@@ -47,7 +47,7 @@ def scheduler(environment: None, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("EXPIRE_FUNCTION_ARN", FUNCTION_ARN.format("expire-interrupt"))
     monkeypatch.setenv("ESCALATE_FUNCTION_ARN", FUNCTION_ARN.format("escalate-interrupt"))
     monkeypatch.setenv("SCHEDULER_ROLE_ARN", "arn:aws:iam::123456789012:role/waitgate-test-scheduler")
-    fresh_instances()
+    forget_instances()
     return client
 
 
@@ -56,9 +56,9 @@ def inbox(scheduler: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Inbox]:
     sns = boto3.client("sns", region_name=REGION)
     topic_arn = sns.create_topic(Name="waitgate-notifications")["TopicArn"]
     monkeypatch.setenv("TOPIC_ARN", topic_arn)
-    fresh_instances()
+    forget_instances()
     yield Inbox.subscribe(boto3.client("sqs", region_name=REGION), sns, topic_arn)
-    fresh_instances()
+    forget_instances()
 
 
 @pytest.fixture

@@ -7,48 +7,18 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
-import boto3
 import pytest
 
-from tests.integration.conftest import create_table_from_template
 from tests.integration.workflow_harness import SuspendedRun, WorkflowHarness
 from tests.support.handlers import Handler, sample_event
-from tests.support.links import BROWSER_ACCEPT, Inbox, generated_secret, token_event
+from tests.support.links import BROWSER_ACCEPT, Inbox, token_event
 
 APPROVAL = sample_event("request_interrupt")["interrupt"]
 ACCEPT = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
-REGION = "us-east-1"
-
-
-def fresh_instances() -> None:
-    from waitgate.wiring import channel_composition, composition, settings
-
-    settings.settings.cache_clear()
-    for module in (composition, channel_composition):
-        for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
-
-
-@pytest.fixture
-def inbox(environment: None, dynamodb: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Inbox]:
-    secrets = boto3.client("secretsmanager", region_name=REGION)
-    sns = boto3.client("sns", region_name=REGION)
-    topic_arn = sns.create_topic(Name="waitgate-notifications")["TopicArn"]
-    directory = create_table_from_template(dynamodb, "DirectoryTable", "waitgate-directory-test")
-    monkeypatch.setenv(
-        "TOKEN_SECRET_ARN", secrets.create_secret(Name="s", SecretString=generated_secret())["ARN"]
-    )
-    monkeypatch.setenv("TOPIC_ARN", topic_arn)
-    monkeypatch.setenv("DIRECTORY_TABLE_NAME", directory)
-    fresh_instances()
-    yield Inbox.subscribe(boto3.client("sqs", region_name=REGION), sns, topic_arn)
-    fresh_instances()
 
 
 @pytest.fixture

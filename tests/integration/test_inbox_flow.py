@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
@@ -15,7 +14,6 @@ import pytest
 
 from tests.fakes.memory import FixedClock
 from tests.integration.kind_steps import KindSteps
-from tests.integration.workflow_harness import WorkflowHarness
 from tests.support.handlers import http_event, sample_event
 
 APPROVAL: dict[str, Any] = {
@@ -28,27 +26,6 @@ INDEX = "InboxByDeadline"
 
 def approval(**data: Any) -> dict[str, Any]:
     return {**APPROVAL, "data": {**APPROVAL["data"], **data}}
-
-
-@pytest.fixture
-def steps(environment: None) -> KindSteps:
-    return KindSteps(WorkflowHarness())
-
-
-@pytest.fixture
-def calls() -> Iterator[list[str]]:
-    """The DynamoDB operations the handlers' client sends, while the test runs."""
-    from waitgate.wiring import composition
-
-    sent: list[str] = []
-    client = composition.aws_client("dynamodb")
-
-    def record(model: Any = None, **_: Any) -> None:
-        sent.append(model.name)
-
-    client.meta.events.register("before-call.dynamodb", record)
-    yield sent
-    client.meta.events.unregister("before-call.dynamodb", record)
 
 
 def indexed(dynamodb: Any, table: str, tenant: str = "default") -> list[dict[str, Any]]:
@@ -80,7 +57,7 @@ def listed(steps: KindSteps, **options: Any) -> tuple[int, Any]:
 
 
 def test_the_index_holds_pending_interrupts_only_and_a_resolution_leaves_it_in_its_own_write(
-    steps: KindSteps, dynamodb: Any, table_name: str, calls: list[str]
+    steps: KindSteps, dynamodb: Any, table_name: str, dynamodb_calls: list[str]
 ) -> None:
     # Given a suspended approval: its node item is in the pending index, without its task token
     run, _ = steps.suspend(approval(approversList=["alice"]))
@@ -88,13 +65,17 @@ def test_the_index_holds_pending_interrupts_only_and_a_resolution_leaves_it_in_i
     assert entry["runId"]["S"] == run.run_id and "taskToken" not in entry
     assert entry["pendingOrder"]["S"].startswith("~#")  # no deadline: after every one that has one
     # When alice resolves it on the run surface
-    calls.clear()
+    dynamodb_calls.clear()
     status, _ = steps.resolve(
         run.run_id, "Interrupt", {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
     )
     # Then one transaction committed the decision, and the index no longer holds it: no other write did
     assert status == 200
-    assert calls.count("TransactWriteItems") == 1 and "PutItem" not in calls and "DeleteItem" not in calls
+    assert (
+        dynamodb_calls.count("TransactWriteItems") == 1
+        and "PutItem" not in dynamodb_calls
+        and "DeleteItem" not in dynamodb_calls
+    )
     assert indexed(dynamodb, table_name) == []
     node = dynamodb.get_item(
         TableName=table_name, Key={"pk": {"S": f"RUN#default#{run.run_id}"}, "sk": {"S": "NODE#Interrupt"}}

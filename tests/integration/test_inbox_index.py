@@ -7,7 +7,6 @@ copied whole items, still lists the same during the deploy that upgrades from it
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -16,30 +15,8 @@ import pytest
 
 from tests.integration.kind_steps import KindSteps
 from tests.integration.test_inbox_flow import approval, indexed, listed
-from tests.integration.workflow_harness import WorkflowHarness
 
 SUMMARY_BOUND = 4096
-
-
-@pytest.fixture
-def steps(environment: None) -> KindSteps:
-    return KindSteps(WorkflowHarness())
-
-
-@pytest.fixture
-def calls() -> Iterator[list[str]]:
-    """The DynamoDB operations the handlers' client sends, while the test runs."""
-    from waitgate.wiring import composition
-
-    sent: list[str] = []
-    client = composition.aws_client("dynamodb")
-
-    def record(model: Any = None, **_: Any) -> None:
-        sent.append(model.name)
-
-    client.meta.events.register("before-call.dynamodb", record)
-    yield sent
-    client.meta.events.unregister("before-call.dynamodb", record)
 
 
 def size(item: dict[str, Any]) -> int:
@@ -53,7 +30,7 @@ def node_key(run_id: str) -> dict[str, Any]:
 
 
 def test_a_large_payload_gives_a_small_index_item_that_lists_as_before(
-    steps: KindSteps, dynamodb: Any, table_name: str, calls: list[str]
+    steps: KindSteps, dynamodb: Any, table_name: str, dynamodb_calls: list[str]
 ) -> None:
     # Given an approval with a 60 KB description (the payload's budget is 64 KB), voted on once
     description = "Release notes. " * 4000
@@ -69,9 +46,9 @@ def test_a_large_payload_gives_a_small_index_item_that_lists_as_before(
     assert len(entry["inboxSummary"]["S"].encode()) <= SUMMARY_BOUND and size(entry) < 1024
     assert len(node["payload"]["S"]) > 60_000
     # And the inbox lists it from the index alone, as it listed it before
-    calls.clear()
+    dynamodb_calls.clear()
     status, body = listed(steps)
-    assert status == 200 and calls == ["Query"], calls
+    assert status == 200 and dynamodb_calls == ["Query"], dynamodb_calls
     (item,) = body["items"]
     assert (item["title"], item["matchedBy"], item["myVote"]) == (
         "Ship it?",
@@ -88,7 +65,7 @@ def test_a_large_payload_gives_a_small_index_item_that_lists_as_before(
 
 
 def test_approvers_that_do_not_fit_the_summary_are_checked_on_the_node_item(
-    steps: KindSteps, dynamodb: Any, table_name: str, calls: list[str]
+    steps: KindSteps, dynamodb: Any, table_name: str, dynamodb_calls: list[str]
 ) -> None:
     # Given an approval naming ~8 KB of approvers, alice last: its summary cannot hold them whole
     many = [f"approver-{n:03d}-{'x' * 180}" for n in range(40)]
@@ -96,9 +73,9 @@ def test_approvers_that_do_not_fit_the_summary_are_checked_on_the_node_item(
     (entry,) = indexed(dynamodb, table_name)
     assert json.loads(entry["inboxSummary"]["S"]) == {"v": 1, "title": "Ship it?", "readItem": True}
     # Then alice's page reads that one node item, and lists it by the list that names her
-    calls.clear()
+    dynamodb_calls.clear()
     (item,) = listed(steps)[1]["items"]
-    assert calls == ["Query", "BatchGetItem"], calls
+    assert dynamodb_calls == ["Query", "BatchGetItem"], dynamodb_calls
     assert (item["runId"], item["matchedBy"]) == (run.run_id, "list")
     # And nobody the list does not name sees it (fails closed); runs:read sees it without matchedBy
     assert listed(steps, sub="mallory")[1]["items"] == []
@@ -115,7 +92,7 @@ def test_approvers_that_do_not_fit_the_summary_are_checked_on_the_node_item(
     ],
 )
 def test_a_summary_the_inbox_cannot_trust_is_never_listed_by(
-    steps: KindSteps, dynamodb: Any, table_name: str, calls: list[str], stored: str
+    steps: KindSteps, dynamodb: Any, table_name: str, dynamodb_calls: list[str], stored: str
 ) -> None:
     run, _ = steps.suspend(approval(approversList=["alice"]))
     dynamodb.update_item(
@@ -125,13 +102,13 @@ def test_a_summary_the_inbox_cannot_trust_is_never_listed_by(
         ExpressionAttributeValues={":s": {"S": stored}},
     )
     assert listed(steps, sub="mallory")[1]["items"] == []
-    calls.clear()
+    dynamodb_calls.clear()
     assert [i["matchedBy"] for i in listed(steps)[1]["items"]] == ["list"]
-    assert calls == ["Query", "BatchGetItem"], calls
+    assert dynamodb_calls == ["Query", "BatchGetItem"], dynamodb_calls
 
 
 def test_an_interrupt_written_before_the_summary_is_read_whole_until_the_backfill(
-    steps: KindSteps, dynamodb: Any, table_name: str, calls: list[str]
+    steps: KindSteps, dynamodb: Any, table_name: str, dynamodb_calls: list[str]
 ) -> None:
     from waitgate.adapters.dynamodb_inbox_backfill import backfill_pending_index
 
@@ -141,14 +118,18 @@ def test_an_interrupt_written_before_the_summary_is_read_whole_until_the_backfil
         TableName=table_name, Key=node_key(run.run_id), UpdateExpression="REMOVE inboxSummary"
     )
     # Then the inbox lists it all the same, reading its node item
-    calls.clear()
+    dynamodb_calls.clear()
     (item,) = listed(steps)[1]["items"]
-    assert (item["runId"], item["matchedBy"], calls) == (run.run_id, "list", ["Query", "BatchGetItem"])
+    assert (item["runId"], item["matchedBy"], dynamodb_calls) == (
+        run.run_id,
+        "list",
+        ["Query", "BatchGetItem"],
+    )
     # When the backfill runs, Then it gets its summary, and the inbox lists it from the index alone
     assert backfill_pending_index(dynamodb, table_name) == 1
     assert "inboxSummary" in indexed(dynamodb, table_name)[0]
-    calls.clear()
-    assert [i["runId"] for i in listed(steps)[1]["items"]] == [run.run_id] and calls == ["Query"]
+    dynamodb_calls.clear()
+    assert [i["runId"] for i in listed(steps)[1]["items"]] == [run.run_id] and dynamodb_calls == ["Query"]
     assert backfill_pending_index(dynamodb, table_name) == 0
 
 

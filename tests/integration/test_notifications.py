@@ -4,44 +4,16 @@ personal resolve link that works for that recipient only; links are never logged
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
 
-from tests.integration.conftest import create_table_from_template
 from tests.integration.workflow_harness import SuspendedRun, WorkflowHarness
 from tests.support.handlers import Handler, sample_event
-from tests.support.links import BROWSER_ACCEPT, Inbox, generated_secret, token_event
+from tests.support.links import BROWSER_ACCEPT, Inbox, token_event
 
 APPROVAL = sample_event("request_interrupt")["interrupt"]
 ACCEPT = {"action": "accept", "decidedAt": "2026-11-30T10:00:00Z"}
-REGION = "us-east-1"
-
-
-def fresh_instances() -> None:
-    from waitgate.wiring import composition, settings
-
-    settings.settings.cache_clear()
-    composition.keyring.cache_clear()
-
-
-@pytest.fixture
-def inbox(environment: None, dynamodb: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Inbox]:
-    secrets = boto3.client("secretsmanager", region_name=REGION)
-    sns = boto3.client("sns", region_name=REGION)
-    topic_arn = sns.create_topic(Name="waitgate-notifications")["TopicArn"]
-    directory = create_table_from_template(dynamodb, "DirectoryTable", "waitgate-directory-test")
-    monkeypatch.setenv(
-        "TOKEN_SECRET_ARN", secrets.create_secret(Name="s", SecretString=generated_secret())["ARN"]
-    )
-    monkeypatch.setenv("TOPIC_ARN", topic_arn)
-    monkeypatch.setenv("DIRECTORY_TABLE_NAME", directory)
-    monkeypatch.setenv("PUBLIC_BASE_URL", "https://links.example.com")
-    fresh_instances()
-    yield Inbox.subscribe(boto3.client("sqs", region_name=REGION), sns, topic_arn)
-    fresh_instances()
 
 
 @pytest.fixture

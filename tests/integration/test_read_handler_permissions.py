@@ -15,7 +15,6 @@ from botocore.client import BaseClient
 
 from local.template.sam_template import load_template
 from tests.integration.kind_steps import KindSteps
-from tests.integration.workflow_harness import WorkflowHarness
 from tests.support.handlers import sample_event
 from tests.support.links import BROWSER_ACCEPT, mint_event, token_event
 from tests.support.run_reads import get_run_event, list_events_event
@@ -41,11 +40,6 @@ LOGICAL_IDS = {
     "capabilities": "CapabilitiesFunction",
     "openapi_docs": "OpenApiFunction",
 }
-
-
-@pytest.fixture
-def steps(environment: None) -> KindSteps:
-    return KindSteps(WorkflowHarness())
 
 
 @pytest.fixture

@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import boto3
 import pytest
 
 from local.patches import stopped_executions
-from tests.integration.conftest import create_table_from_template
 from tests.integration.durability_faults import ProcessDeath, error_response, hooked
 from tests.integration.workflow_harness import SuspendedRun, WorkflowHarness
 from tests.support.handlers import Handler, http_event
-from tests.support.links import Inbox, generated_secret
+from tests.support.links import Inbox
 from tests.support.run_reads import get_run_event, list_events_event
 
 REGION = "us-east-1"
@@ -35,23 +33,6 @@ APPROVAL = {
 }
 ANSWER = {"label": "printed"}
 A_PASS = {"periodSeconds": 300, "graceSeconds": 0}  # no grace: each test injects its loss first
-
-
-@pytest.fixture
-def inbox(environment: None, dynamodb: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Inbox]:
-    secrets = boto3.client("secretsmanager", region_name=REGION)
-    sns = boto3.client("sns", region_name=REGION)
-    topic_arn = sns.create_topic(Name="waitgate-notifications")["TopicArn"]
-    directory = create_table_from_template(dynamodb, "DirectoryTable", "waitgate-directory-test")
-    secret = secrets.create_secret(Name="reconciler-links", SecretString=generated_secret())
-    monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
-    monkeypatch.setenv("TOPIC_ARN", topic_arn)
-    monkeypatch.setenv("DIRECTORY_TABLE_NAME", directory)
-    from waitgate.wiring import composition
-
-    composition.forget_instances()
-    yield Inbox.subscribe(boto3.client("sqs", region_name=REGION), sns, topic_arn)
-    composition.forget_instances()
 
 
 @pytest.fixture

@@ -10,15 +10,9 @@ from typing import Any
 import pytest
 
 from tests.integration.kind_steps import KindSteps
-from tests.integration.workflow_harness import WorkflowHarness
 from tests.support.run_reads import get_run_event, list_events_event
 
 CUSTOM = {"kind": "custom", "key": "label", "data": {"customKind": "acme.label"}}
-
-
-@pytest.fixture
-def steps(environment: None) -> KindSteps:
-    return KindSteps(WorkflowHarness())
 
 
 def answer_of(steps: KindSteps, function: str, event: dict[str, Any]) -> tuple[int, Any]:

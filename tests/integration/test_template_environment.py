@@ -134,6 +134,42 @@ def test_the_escalation_defaults_are_no_function_s_environment_but_one_function_
     assert int(template["Parameters"]["EscalationDefaults"]["MaxLength"]) <= 4096  # a standard parameter
 
 
+def handlers_importing(words: tuple[str, ...]) -> set[str]:
+    """The functions whose handler's source names any of these words (what it imports)."""
+    found = set()
+    for name, resource in load_template()["Resources"].items():
+        code = resource.get("Properties", {}).get("CodeUri", "")
+        if resource["Type"] != "AWS::Serverless::Function" or not str(code).startswith("functions/"):
+            continue
+        source = (REPO_ROOT / code / "app.py").read_text(encoding="utf-8")
+        if any(word in source for word in words):
+            found.add(name)
+    return found
+
+
+SIGN_IN_VARIABLES = (
+    "INBOX_CLIENT_ID",
+    "INBOX_SCOPES",
+    "INBOX_AUTHORIZATION_ENDPOINT",
+    "INBOX_TOKEN_ENDPOINT",
+    "INBOX_AUTHORIZE_PARAMETERS",
+)
+
+
+def test_only_the_functions_that_sign_in_or_name_the_issuer_are_told_the_sign_in_settings(
+    environments: dict[str, dict[str, str]],
+) -> None:
+    # Given the handlers that build the /inbox page's sign-in, and those that serve MCP
+    signing_in = handlers_importing(("inbox_sign_in",))
+    serving_mcp = handlers_importing(("waitgate.mcp_server",))
+    assert (signing_in, serving_mcp) == ({"InboxPageFunction"}, {"ServeMcpFunction"})
+    # Then exactly those are told the sign-in (up to 1 KB: the others keep that room of their 4 KB)
+    for variable in SIGN_IN_VARIABLES:
+        assert {name for name, v in environments.items() if variable in v} == signing_in, variable
+    # And the issuer is told to them and to serve_mcp (its protected resource metadata names it)
+    assert {name for name, v in environments.items() if "OIDC_ISSUER" in v} == signing_in | serving_mcp
+
+
 # The handlers that send notices (and so mint the links notifications carry): each imports what
 # builds the notifications (channel_composition.notification_dependencies, directly or through the
 # request, reconcile and escalation wiring).
@@ -144,15 +180,7 @@ def test_every_function_that_notifies_and_no_other_is_told_how_long_its_links_la
     environments: dict[str, dict[str, str]],
 ) -> None:
     # Given the handlers whose code sends notices
-    resources = load_template()["Resources"]
-    notifying = set()
-    for name, resource in resources.items():
-        code = resource.get("Properties", {}).get("CodeUri", "")
-        if resource["Type"] != "AWS::Serverless::Function" or not str(code).startswith("functions/"):
-            continue
-        source = (REPO_ROOT / code / "app.py").read_text(encoding="utf-8")
-        if any(word in source for word in NOTIFYING_IMPORTS):
-            notifying.add(name)
+    notifying = handlers_importing(NOTIFYING_IMPORTS)
     assert {"RequestInterruptFunction", "EscalateInterruptFunction"} <= notifying
     # Then exactly those are told NotificationLinkMaxHours (the others keep their 4 KB for themselves)
     told = {name for name, variables in environments.items() if "LINK_MAX_HOURS" in variables}

@@ -11,6 +11,7 @@ import pytest
 from local.template.event_patterns import matches
 from local.template.sam_template import load_template
 from waitgate.ledger.entries import DIRECTORY_PREFIXES, LEDGERED_TYPES
+from waitgate.subscriptions.targets import EVENT_TYPES
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +73,14 @@ def test_the_stream_reader_is_handed_every_event_the_ledger_records_and_no_other
     assert not handed(_inserted("EVT#000000000001", "approval.resolved"))
     assert not handed(_inserted("EVT#000000000001", "interrupt.resolved", name="MODIFY"))
     assert not handed(_inserted("LEDGER#x", "interrupt.resolved"))
+
+
+def test_one_pattern_hands_the_ledger_and_the_webhooks_out_every_inserted_event_they_read(
+    template: dict[str, Any],
+) -> None:
+    # Given the stream reader's patterns for inserted run events (EVT# items)
+    inserted = [p for p in _filters(template) if p["dynamodb"]["Keys"]["sk"]["S"] == [{"prefix": "EVT#"}]]
+    # Then there is one, and it hands every lifecycle event the webhooks out send, as an INSERT only
+    assert len(inserted) == 1
+    assert all(matches(inserted[0], _inserted("EVT#000000000007", kind)) for kind in EVENT_TYPES)
+    assert not any(matches(inserted[0], _inserted("EVT#000000000007", k, name="MODIFY")) for k in EVENT_TYPES)

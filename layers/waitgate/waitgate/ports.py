@@ -9,10 +9,6 @@ from typing import Any, Literal, Protocol
 from waitgate.approval import Memberships
 from waitgate.approval.delegation import Delegation
 from waitgate.approval.separation_of_duties import TenantSettings
-from waitgate.channels.contacts import ChannelName, ContactPoints
-from waitgate.channels.message_facts import MessageFacts
-from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
-from waitgate.ledger.chain import Head
 from waitgate.run.inbox_records import InboxFilter, PendingPage, ReceiptPage
 from waitgate.run.notices import InterruptNotice
 from waitgate.run.reconciliation import EngineState, OutstandingRef
@@ -20,7 +16,6 @@ from waitgate.run.records import (
     EventMode,
     EventPage,
     ExecutionLink,
-    ExternalEventRef,
     IdempotencyRef,
     InterruptRecord,
     JSONObject,
@@ -32,8 +27,6 @@ from waitgate.run.records import (
     StoredAnswer,
 )
 from waitgate.run.telemetry import Correlation, Fact
-from waitgate.run.webhook_records import KeptEvent, WaitingInterrupt
-from waitgate.webhooks.sources import ConfiguredSource
 
 
 class Clock(Protocol):
@@ -202,71 +195,6 @@ class DeadlineScheduler(Protocol):
         ...
 
 
-class Contacts(Protocol):
-    """Where each principal of a tenant can be reached (the directory's contact points)."""
-
-    def contact_points(self, tenant_id: str, principal: str) -> ContactPoints: ...
-
-    def principal_of_slack_user(self, tenant_id: str, slack_user: str) -> str | None:
-        """The principal whose contact point is this Slack member id, or None."""
-        ...
-
-
-class Channel(Protocol):
-    """A way to reach a person (e-mail, Slack): it renders the message and sends it."""
-
-    @property
-    def name(self) -> ChannelName: ...
-
-    def unavailable_reason(self, tenant_id: str) -> str | None:
-        """Why this host cannot use the channel for the tenant (not configured), or None."""
-        ...
-
-    def send(self, facts: MessageFacts, address: str) -> SentMessage:
-        """Send one message; DeliveryFailedError when the channel did not take it (retry later)."""
-        ...
-
-
-class SentMessages(Protocol):
-    """The ledger of what the channels sent, per interrupt."""
-
-    def find(
-        self,
-        run: RunRef,
-        node_id: str,
-        interrupt_id: str,
-        channel: ChannelName,
-        recipient: str,
-        notice_id: str,
-    ) -> SentMessage | None:
-        """What the channel sent for this notice (a request or a reminder) to the recipient, if anything."""
-        ...
-
-    def record(self, run: RunRef, node_id: str, interrupt_id: str, message: SentMessage) -> None: ...
-
-    def of_interrupt(
-        self, run: RunRef, node_id: str, interrupt_id: str, channel: ChannelName
-    ) -> tuple[SentMessage, ...]: ...
-
-
-class SlackMessages(Protocol):
-    """What is done to Slack messages after they were posted."""
-
-    def update(self, facts: MessageFacts, message: SentMessage) -> None:
-        """Replace the message with what `facts` say now; DeliveryFailedError when Slack did not."""
-        ...
-
-    def tell(self, workspace: SlackWorkspace, slack_channel: str, slack_user: str, text: str) -> None:
-        """An ephemeral message only that user sees; DeliveryFailedError when Slack did not take it."""
-        ...
-
-
-class SlackWorkspaces(Protocol):
-    def workspace(self, tenant_id: str) -> SlackWorkspace | None:
-        """The tenant's Slack app (bot token, signing secret), or None when it has none."""
-        ...
-
-
 class ReplayGuard(Protocol):
     def first_use(self, key: str, expires_at_epoch: int) -> bool:
         """True the first time `key` is presented (kept until `expires_at_epoch`), False after."""
@@ -294,62 +222,6 @@ class FreshLinks(Protocol):
         ...
 
 
-class ClickQueue(Protocol):
-    """Where an acknowledged Slack click waits for its decision (docs/channels.md, "A click")."""
-
-    def put(self, document: dict[str, str]) -> None:
-        """Queued; TemporarilyUnavailableError when the queue did not take it (nothing was queued)."""
-        ...
-
-
-class SlackSignatures(Protocol):
-    def is_valid(
-        self, signing_secret: str, body: bytes, timestamp: str | None, signature: str | None
-    ) -> bool:
-        """Slack's v0 signature of the raw `body` at `timestamp` holds, within 5 minutes of now (False,
-        never an error, for whatever the headers or the body hold)."""
-        ...
-
-
-class WebhookSources(Protocol):
-    def source(self, name: str) -> ConfiguredSource | None:
-        """The named source with its secrets, or None when there is no such source."""
-        ...
-
-
-class ExternalEvents(Protocol):
-    """The webhook events kept, and the indexes that match them to waits (never a Scan)."""
-
-    def register_shape(self, tenant_id: str, event_type: str, names: tuple[str, ...]) -> None:
-        """Record that waits of this type correlate on these member names (idempotent)."""
-        ...
-
-    def shapes(self, tenant_id: str, event_type: str) -> tuple[tuple[str, ...], ...]:
-        """Every set of member names waits of this type were registered with."""
-        ...
-
-    def waiting(self, correlation_key: str) -> tuple[WaitingInterrupt, ...]:
-        """The pending waits indexed under this correlation key (a consistent read)."""
-        ...
-
-    def keep(self, event: KeptEvent) -> KeptEvent | None:
-        """Keep a new event with its member index; None when kept now, else the one kept before
-        under the same ref (a provider's retry), as it is."""
-        ...
-
-    def kept_with(self, member_key: str) -> tuple[KeptEvent, ...]:
-        """The kept events indexed under this member key, read consistently, oldest first."""
-        ...
-
-    def record_refusal(self, ref: ExternalEventRef, refusal: JSONObject) -> None:
-        """Note on the kept event why a wait could not be resolved with it."""
-        ...
-
-    def listed(self, source: str, limit: int) -> tuple[KeptEvent, ...]:
-        """The source's kept events (expired ones too, until the table's TTL removes them), newest first."""
-        ...
-
-
 class Telemetry(Protocol):
     """What operators see of the use cases: metrics (facts) and the ids that join logs and traces."""
 
@@ -371,28 +243,4 @@ class StreamProgress(Protocol):
 
     def save(self, record_id: str, progress: RecordProgress) -> None:
         """Kept at least as long as the stream keeps the record (24 hours)."""
-        ...
-
-
-class Ledger(Protocol):
-    """The per-tenant decision ledger (docs/ledger.md): its head, serial appends, its entries in order."""
-
-    def head(self, tenant_id: str) -> tuple[Head, JSONObject | None]:
-        """The tenant's head (seq 0 before the first entry) and its signed form (None before it)."""
-        ...
-
-    def append(self, entry: JSONObject, signed_head: JSONObject, expected_seq: int) -> bool:
-        """Append `entry` and move the head, if the head is still at `expected_seq`: True; False when
-        the entry's source was appended already (nothing written); ConcurrentUpdateError when the head
-        moved (re-read and try again)."""
-        ...
-
-
-class LedgerSigner(Protocol):
-    """Signs the ledger's head: KMS Sign with an asymmetric key (adapters/kms_ledger_signer)."""
-
-    key_id: str
-
-    def sign(self, message: bytes) -> bytes:
-        """The DER-encoded ECDSA P-256 / SHA-256 signature of `message`."""
         ...

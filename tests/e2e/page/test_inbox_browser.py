@@ -5,14 +5,13 @@ state of the page is checked with axe-core; the token is never in storage or in 
 
 from __future__ import annotations
 
-import json
-import uuid
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LocalStackHandle, run_local
+from tests.e2e.conftest import LocalStackHandle
 from tests.e2e.page.person import Person, wait_until
+from tests.e2e.test_inbox_e2e import release_team_tenant, start
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
@@ -30,16 +29,6 @@ def approval(title: str, **data: Any) -> dict[str, Any]:
             **data,
         },
     }
-
-
-def start(stack: LocalStackHandle, tenant: str, interrupt: dict[str, Any]) -> str:
-    run_id = f"inbox-{uuid.uuid4().hex[:10]}"
-    stack.sfn.start_execution(
-        stateMachineArn=stack.state_machines["interrupt"],
-        name=run_id,
-        input=json.dumps({"tenantId": tenant, "interrupt": interrupt}),
-    )
-    return run_id
 
 
 def sign_in(person: Person, stack: LocalStackHandle, sub: str, tenant: str) -> None:
@@ -65,12 +54,7 @@ def listed_titles(person: Person) -> list[str]:
 def test_alice_approves_one_in_place_and_an_outsider_sees_nothing(
     local_stack: LocalStackHandle, person: Person
 ) -> None:
-    tenant = f"b{uuid.uuid4().hex[:8]}"
-    added = run_local(
-        ["directory", "add-member", "--group", "release-team", "--principal", "alice", "--tenant", tenant],
-        local_stack.environment,
-    )
-    assert added.returncode == 0, added.stderr
+    tenant = release_team_tenant(local_stack, "b")
     # Given two approvals that wait for alice (by list, by group), one of them a quorum, and one for ben
     mine = start(local_stack, tenant, approval("Ship 4.2?", approversList=["alice"]))
     start(

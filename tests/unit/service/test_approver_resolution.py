@@ -8,10 +8,10 @@ from typing import Any, Literal
 
 import pytest
 
+from tests.unit.service.gate_records import record
 from waitgate.approval import Memberships
 from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.errors import ForbiddenError
-from waitgate.run.records import InterruptRecord, RunRef
 from waitgate.service._eligibility import eligibility_of
 
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
@@ -43,19 +43,6 @@ class RecordingDirectory:
         from waitgate.approval.separation_of_duties import TenantSettings
 
         return TenantSettings()
-
-
-def record(kind: str = "approval", **data: Any) -> InterruptRecord:
-    return InterruptRecord(
-        run=RunRef("acme", "run-1"),
-        node_id="Gate",
-        interrupt_id="i-1",
-        kind=kind,
-        key="k",
-        payload={"kind": kind, "key": "k", "data": data},
-        task_token="t",
-        requested_at="2026-11-30T09:00:00.000Z",
-    )
 
 
 def test_listed_principal_costs_no_directory_read() -> None:
@@ -99,4 +86,4 @@ def test_override_principal_is_eligible_and_other_kinds_have_no_approvers() -> N
     config = ApprovalConfig(override_principals=frozenset({"lead"}))
     found = eligibility_of(record(approversList=["ann"]), "lead", directory, config, NOW)
     assert found is not None and found.matched_by == "override"
-    assert eligibility_of(record("custom", customKind="x"), "anyone", directory, config, NOW) is None
+    assert eligibility_of(record(kind="custom", customKind="x"), "anyone", directory, config, NOW) is None

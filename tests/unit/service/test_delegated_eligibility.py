@@ -8,28 +8,14 @@ from typing import Any
 import pytest
 
 from tests.fakes.memory import MemoryDirectory
+from tests.unit.service.gate_records import record
 from waitgate.approval.approver_config import ApprovalConfig
 from waitgate.approval.delegation import Delegation
 from waitgate.errors import AlreadyVotedError, ForbiddenError, SelfApprovalRefusedError
-from waitgate.run.records import InterruptRecord, RunRef
 from waitgate.service._eligibility import eligibility_of
 
 NOW = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
 CONFIG = ApprovalConfig(override_principals=frozenset({"lead"}))
-
-
-def record(votes: tuple[dict[str, Any], ...] = (), kind: str = "approval", **data: Any) -> InterruptRecord:
-    return InterruptRecord(
-        run=RunRef("acme", "run-1"),
-        node_id="Gate",
-        interrupt_id="i-1",
-        kind=kind,
-        key="k",
-        payload={"kind": kind, "key": "k", "data": data},
-        task_token="t",
-        requested_at="2026-12-03T09:00:00.000Z",
-        votes=votes,
-    )
 
 
 def vote(principal: str, matched_by: str) -> dict[str, Any]:

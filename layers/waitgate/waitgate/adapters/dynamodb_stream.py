@@ -1,5 +1,6 @@
 """What the stream consumers read in a DynamoDB stream record: the outbox, an undelivered ending in the
-NewImage (deserialized values); delete_schedules, an interrupt that ended with schedules (typed images).
+NewImage (deserialized values); delete_schedules, an interrupt that ended with schedules (typed images);
+the ledger and the webhooks out, the one run event an INSERT committed (typed images).
 
 Only a node item whose interrupt ended (resolved or expired) and was not marked delivered is work for
 the outbox; the template's FilterCriteria says the same, so on AWS the consumer never sees the rest (the
@@ -17,8 +18,6 @@ from waitgate.adapters.dynamodb_keys import is_event_sk, node_sk
 from waitgate.run.records import ENDED_STATUSES, InterruptRecord, RunEvent, RunRef
 from waitgate.subscriptions.records import LifecycleEvent
 from waitgate.subscriptions.targets import EVENT_TYPES
-
-EVENTS_PREFIX = "EVT#"
 
 
 @dataclass(frozen=True)
@@ -100,18 +99,11 @@ def inserted_event(raw: Mapping[str, Any]) -> LedgerSource | None:
     return LedgerSource(RunRef(tenant_id, run_id), event_from_item(new))
 
 
-def lifecycle_event(event_name: object, new_image: Mapping[str, Any]) -> LifecycleEvent | None:
-    """The lifecycle event an INSERT of an event item commits (interrupt.requested, .resolved,
-    .expired, .cancelled), for the webhooks out; None for anything else. The template's FilterCriteria
-    says the same."""
-    sk, pk = new_image.get("sk"), new_image.get("pk")
-    if event_name != "INSERT" or not isinstance(sk, str) or not sk.startswith(EVENTS_PREFIX):
+def lifecycle_event(source: LedgerSource) -> LifecycleEvent | None:
+    """The lifecycle event an inserted run event is for the webhooks out (interrupt.requested,
+    .resolved, .expired, .cancelled), or None for any other type. The template's one FilterCriteria
+    for inserted events lets these through with the ledger's."""
+    event = source.event
+    if event.type not in EVENT_TYPES:
         return None
-    if not isinstance(pk, str) or new_image.get("type") not in EVENT_TYPES:
-        return None
-    tenant_id, _, run_id = pk.removeprefix("RUN#").partition("#")
-    if not pk.startswith("RUN#") or not tenant_id or not run_id:
-        return None
-    return LifecycleEvent(
-        tenant_id, run_id, int(str(new_image["seq"])), str(new_image["type"]), str(new_image["time"])
-    )
+    return LifecycleEvent(source.run.tenant_id, source.run.run_id, event.seq, event.type, event.time)

@@ -16,10 +16,10 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 
 from waitgate.channels.contacts import ChannelName
 from waitgate.channels.message_facts import MessageFacts
+from waitgate.channels.ports import SlackWorkspaces
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
 from waitgate.channels.slack_blocks import fallback_text, message_blocks, message_metadata
 from waitgate.errors import DeliveryFailedError
-from waitgate.ports import SlackWorkspaces
 
 TIMEOUT_SECONDS = 2  # an interaction has 3 s in all: a slow Slack never holds the answer longer
 

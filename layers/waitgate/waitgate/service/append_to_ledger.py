@@ -16,7 +16,8 @@ from typing import Any
 
 from waitgate.ledger.chain import Head, head_after, head_to_sign, next_entry, signed_message
 from waitgate.ledger.entries import facts_of, is_ledgered, source_id
-from waitgate.ports import Clock, InterruptStore, Ledger, LedgerSigner
+from waitgate.ledger.ports import Ledger, LedgerSigner
+from waitgate.ports import Clock, InterruptStore
 from waitgate.run.clock import rfc3339
 from waitgate.run.optimistic import retry_on_conflict
 from waitgate.run.records import JSONObject, RunEvent, RunRef

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from waitgate.channels.message_facts import facts_of
+from waitgate.channels.ports import Channel, Contacts, SentMessages
 from waitgate.errors import DeliveryFailedError, DeliveryRefusedError
-from waitgate.ports import Channel, Clock, Contacts, InterruptStore, SentMessages, Telemetry
+from waitgate.ports import Clock, InterruptStore, Telemetry
 from waitgate.run.notices import InterruptNotice
 from waitgate.run.telemetry import Correlation, NoTelemetry, Notified
 from waitgate.service import notification_events

@@ -22,8 +22,9 @@ from datetime import timedelta
 from typing import Literal
 
 from waitgate.approval.approver_config import ApprovalConfig
+from waitgate.channels.ports import Contacts
 from waitgate.errors import InterruptTokenInvalidError, WaitgateError
-from waitgate.ports import Clock, Contacts, FreshLinks, InterruptStore, Telemetry
+from waitgate.ports import Clock, FreshLinks, InterruptStore, Telemetry
 from waitgate.run.answerable import pending_record
 from waitgate.run.notices import FRESH_LINK_KIND, interrupt_title
 from waitgate.run.records import InterruptRecord, RunRef, check_node_id

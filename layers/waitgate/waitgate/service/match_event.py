@@ -26,7 +26,7 @@ from waitgate.errors import (
     ValidationFailedError,
 )
 from waitgate.payloads.correlation import awaited_event
-from waitgate.ports import Clock, ExternalEvents
+from waitgate.ports import Clock
 from waitgate.run.clock import rfc3339
 from waitgate.run.event_log import EventEntry
 from waitgate.run.identity import Caller
@@ -34,6 +34,7 @@ from waitgate.run.records import GuardedItem, InterruptRecord
 from waitgate.run.webhook_records import KeptEvent, WaitingInterrupt
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_interrupt
 from waitgate.webhooks.matching import correlation_in, correlation_key, lookup_member, matches, member_key
+from waitgate.webhooks.ports import ExternalEvents
 
 logger = logging.getLogger(__name__)
 MATCHED_EVENT = "webhook.matched"

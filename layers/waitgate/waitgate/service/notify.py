@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from waitgate.approval import ApproverFields, notification_recipients
 from waitgate.approval.approver_config import approver_fields
+from waitgate.channels.ports import Contacts
 from waitgate.errors import DeliveryFailedError, WaitgateError
 from waitgate.escalation.escalation_steps import added_approvers
-from waitgate.ports import Clock, Contacts, Directory, InterruptStore, Notifier, Telemetry
+from waitgate.ports import Clock, Directory, InterruptStore, Notifier, Telemetry
 from waitgate.run.asked import notify_fields
 from waitgate.run.clock import rfc3339
 from waitgate.run.event_log import EventEntry

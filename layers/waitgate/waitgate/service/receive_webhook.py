@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from waitgate.errors import UnauthorizedError
-from waitgate.ports import WebhookSources
 from waitgate.run.clock import rfc3339
 from waitgate.run.records import ExternalEventRef
 from waitgate.run.webhook_records import KeptEvent
 from waitgate.service.match_event import MatchDependencies, resolve_waiting
 from waitgate.webhooks.events import read_event
 from waitgate.webhooks.matching import event_id
+from waitgate.webhooks.ports import WebhookSources
 from waitgate.webhooks.signatures import is_signed
 from waitgate.webhooks.sources import ConfiguredSource
 

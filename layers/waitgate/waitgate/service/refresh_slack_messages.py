@@ -8,8 +8,9 @@ import logging
 from dataclasses import dataclass
 
 from waitgate.channels.message_facts import facts_of
+from waitgate.channels.ports import SentMessages, SlackMessages
 from waitgate.errors import DeliveryFailedError
-from waitgate.ports import InterruptStore, SentMessages, SlackMessages
+from waitgate.ports import InterruptStore
 from waitgate.run.notices import InterruptNotice, interrupt_title
 from waitgate.run.records import RunRef
 

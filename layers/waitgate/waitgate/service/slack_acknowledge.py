@@ -23,8 +23,9 @@ from waitgate.errors import UnauthorizedError, WaitgateError
 from waitgate.run.records import DEFAULT_TENANT, RunRef
 
 if TYPE_CHECKING:
+    from waitgate.channels.ports import ClickQueue, SlackSignatures, SlackWorkspaces
     from waitgate.channels.sent_messages import SlackWorkspace
-    from waitgate.ports import ClickQueue, Clock, ReplayGuard, SlackSignatures, SlackWorkspaces
+    from waitgate.ports import Clock, ReplayGuard
 
 REPLAY_WINDOW = timedelta(minutes=10)  # past Slack's 5 minutes either side of the timestamp
 

@@ -22,10 +22,10 @@ from typing import Any
 from waitgate.channels import slack_replies
 from waitgate.channels.click_documents import click_of
 from waitgate.channels.message_facts import BUTTON_ACTIONS
+from waitgate.channels.ports import Contacts, SentMessages, SlackMessages, SlackWorkspaces
 from waitgate.channels.sent_messages import SentMessage, SlackWorkspace
 from waitgate.channels.slack_clicks import NotAClickError, SlackClick, offered_on
 from waitgate.errors import DeliveryFailedError, WaitgateError
-from waitgate.ports import Contacts, SentMessages, SlackMessages, SlackWorkspaces
 from waitgate.run.identity import Caller, is_own_principal
 from waitgate.run.records import IdempotencyRef
 from waitgate.service.resolve_interrupt import ResolveCommand, ResolveDependencies, resolve_answer

@@ -23,7 +23,7 @@ from waitgate.wiring.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.adapters.slack_web_api import SlackWebApi
-    from waitgate.ports import Channel, Contacts, SlackWorkspaces
+    from waitgate.channels.ports import Channel, Contacts, SlackWorkspaces
     from waitgate.service.deliver_notice import ChannelDependencies
     from waitgate.service.escalate_interrupt import EscalationDependencies
     from waitgate.service.fresh_link import FreshLinkDependencies

@@ -21,7 +21,6 @@ from waitgate.wiring.settings import settings
 if TYPE_CHECKING:
     from waitgate.adapters.powertools_telemetry import PowertoolsTelemetry
     from waitgate.approval.approver_config import ApprovalConfig
-    from waitgate.page.inbox import SignIn
     from waitgate.ports import (
         DeadlineScheduler,
         Directory,
@@ -39,28 +38,6 @@ if TYPE_CHECKING:
     from waitgate.service.run_lifecycle import LifecycleDependencies
     from waitgate.service.token_access import TokenDependencies
     from waitgate.tokens import CachedKeyring
-
-
-DURABLE_BOTOCORE = (1, 42, 1)  # the first botocore with SendDurableExecutionCallbackSuccess/Failure
-
-
-class DurableSdkTooOldError(RuntimeError):
-    """The runtime's botocore predates the durable callback API (the layer ships no boto3)."""
-
-
-def check_durable_botocore(installed: str | None = None) -> None:
-    """A clear error, at the durable engine's first use, where the runtime's botocore cannot answer a
-    durable callback (docs/durable-functions.md): not an AttributeError deep in a delivery."""
-    import botocore
-
-    found = installed or botocore.__version__
-    numbers = tuple(int(part) for part in found.split(".")[:3] if part.isdigit())
-    if numbers < DURABLE_BOTOCORE:
-        needed = ".".join(map(str, DURABLE_BOTOCORE))
-        raise DurableSdkTooOldError(
-            f"Answering a Lambda durable function needs botocore >= {needed} (SendDurableExecution"
-            f"CallbackSuccess); this runtime has {found}: use a runtime whose SDK is newer (python3.13)."
-        )
 
 
 @lru_cache(maxsize=1)
@@ -105,6 +82,7 @@ def durable_workflow() -> Workflow:
     import boto3
 
     from waitgate.adapters.durable_workflow import DurableFunctionsWorkflow
+    from waitgate.wiring.durable_sdk import check_durable_botocore
 
     check_durable_botocore()
     endpoint = settings().durable_endpoint_url or None
@@ -263,41 +241,6 @@ def inbox_dependencies() -> InboxDependencies:
     )
 
 
-def inbox_sign_in() -> SignIn:
-    """The /inbox page's sign-in: the endpoints as configured, else from the issuer's discovery
-    document (read once per instance; a failed read is tried again on the next request)."""
-    from waitgate.page.inbox import SignIn
-
-    configured = settings()
-    common = {
-        "client_id": configured.inbox_client_id,
-        "scope": configured.inbox_scopes,
-        "authorize_parameters": configured.inbox_authorize_parameters,
-        "tenant_claim": configured.tenant_claim,
-    }
-    if not configured.inbox_client_id:
-        return SignIn(
-            **common, problem="Sign-in is not configured on this host (InboxClientId, docs/inbox.md)."
-        )
-    authorize, token = configured.inbox_authorization_endpoint, configured.inbox_token_endpoint
-    if not (authorize and token):
-        from waitgate.adapters.oidc_discovery import DiscoveryFailedError
-
-        try:
-            found = _discovered(configured.oidc_issuer)
-        except DiscoveryFailedError as error:
-            return SignIn(**common, problem=f"Sign-in is unavailable: {error}")
-        authorize, token = authorize or found[0], token or found[1]
-    return SignIn(**common, authorization_endpoint=authorize, token_endpoint=token)
-
-
-@lru_cache(maxsize=4)
-def _discovered(issuer: str) -> tuple[str, str]:
-    from waitgate.adapters.oidc_discovery import endpoints_of
-
-    return endpoints_of(issuer)
-
-
 @lru_cache(maxsize=1)
 def public_base_url() -> str:
     """PUBLIC_BASE_URL when set; else the SSM parameter the template fills with the API's URL."""
@@ -320,6 +263,7 @@ WIRING_MODULES = (
     "waitgate.wiring.slack_ack_composition",
     "waitgate.wiring.boto_clients",
     "waitgate.wiring.delivery_queue",
+    "waitgate.wiring.inbox_sign_in",
 )
 
 

@@ -17,8 +17,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from waitgate.adapters.sqs_redelivery import SqsRedelivery, backoff_seconds
+from waitgate.channels.ports import Channel
 from waitgate.errors import DeliveryFailedError
-from waitgate.ports import Channel
 from waitgate.run.notices import InterruptNotice
 from waitgate.service.deliver_notice import deliver_notice
 from waitgate.wiring.channel_composition import channel_dependencies

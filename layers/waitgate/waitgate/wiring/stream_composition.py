@@ -54,7 +54,8 @@ def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
     consumers: list[Consumer] = []
     if (ending := undelivered_ending(new)) is not None:
         consumers.append(Consumer(OUTBOX, lambda: _deliver(ending)))
-    if settings().ledger_key_id and (source := inserted_event(raw)) and is_ledgered(source.event.type):
+    source = inserted_event(raw)
+    if source is not None and settings().ledger_key_id and is_ledgered(source.event.type):
         consumers.append(Consumer(LEDGER, lambda: _append(source)))
     if (decided := decided_interrupt(new, old)) is not None:
         consumers.append(
@@ -67,7 +68,7 @@ def consumers_of(raw: Mapping[str, Any]) -> list[Consumer]:
             Consumer(SCHEDULE_CLEANUP, lambda: scheduler.delete_schedules(ended), SCHEDULE_CLEANUP_RETRIES)
         )
     webhooks_out = settings().webhook_queue and settings().directory_table_name
-    if webhooks_out and (event := lifecycle_event(raw.get("eventName"), new)) is not None:
+    if webhooks_out and source is not None and (event := lifecycle_event(source)) is not None:
         consumers.append(Consumer(WEBHOOKS_OUT, lambda: _fan_out(event)))
     return consumers
 

@@ -11,9 +11,9 @@ from waitgate.wiring.settings import settings
 
 if TYPE_CHECKING:
     from waitgate.adapters.webhook_sources import WebhookSourceStore
-    from waitgate.ports import ExternalEvents
     from waitgate.service.match_event import MatchDependencies
     from waitgate.service.receive_webhook import WebhookDependencies
+    from waitgate.webhooks.ports import ExternalEvents
 
 
 @lru_cache(maxsize=1)

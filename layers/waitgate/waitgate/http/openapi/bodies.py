@@ -9,13 +9,14 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from pydantic.alias_generators import to_camel
 
+from waitgate.http.openapi.body_config import CLOSED
+from waitgate.http.openapi.inbox_routes import InterruptList
 from waitgate.http.openapi.mcp_routes import McpRequest
 from waitgate.http.openapi.subscription_routes import SUBSCRIPTION_MODELS, SubscriptionRequest
 from waitgate.payloads.kinds import InterruptKind
 from waitgate.run.records import RunStatus
 from waitgate.service.mint_token import MAX_SUB_LENGTH, MAX_TTL_SECONDS
 
-CLOSED = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 ANSWER_FIELD_PATTERN = r"^answers\.[A-Za-z0-9_.-]{1,64}$"  # a clarification question's answer
 
 
@@ -153,60 +154,6 @@ class RunEventsPage(BaseModel):
 
     events: list[RunEvent]
     next: int | None = Field(default=None, description="Pass it as `after` to read the next page.")
-
-
-class QuorumProgress(BaseModel):
-    """How far an approval's tally got: `approvals` of `requiredApprovals` ("1 of 2")."""
-
-    model_config = CLOSED
-
-    approvals: int
-    required_approvals: int
-    rejections: int
-    rejections_needed: int
-
-
-class VoteSummary(BaseModel):
-    model_config = CLOSED
-
-    action: str
-    decided_at: str
-    feedback: str | None = None
-
-
-class InboxItem(BaseModel):
-    """One interrupt of the inbox: pending (what waits) or resolved (what the caller decided)."""
-
-    model_config = CLOSED
-
-    run_id: str
-    node_id: str
-    interrupt_id: str
-    kind: InterruptKind
-    title: str
-    status: Literal["pending", "resolved"]
-    requested_at: str
-    deadline: str | None = Field(default=None, description="Pending: until when it may be answered.")
-    resolved_at: str | None = Field(default=None, description="Resolved: when.")
-    action: str | None = Field(default=None, description="Resolved: the decision's action, if it has one.")
-    progress: QuorumProgress | None = Field(default=None, description="An approval's quorum so far.")
-    my_vote: VoteSummary | None = Field(default=None, description="The caller's own vote, if any.")
-    matched_by: str | None = Field(
-        default=None,
-        description="Pending: why the caller may act on it (list, group:<ref>, role:<ref>, "
-        "escalation:<step>, override, open); absent on an `eligible=any` item they may not act on.",
-    )
-
-
-class InterruptList(BaseModel):
-    model_config = CLOSED
-
-    items: list[InboxItem]
-    next: str | None = Field(
-        default=None,
-        description="Pass it as `cursor` for the next page; absent on the last. A page may hold fewer "
-        "than `limit` items (even none) and still have a `next`: eligibility is applied after the read.",
-    )
 
 
 class FreshLinkRequest(BaseModel):

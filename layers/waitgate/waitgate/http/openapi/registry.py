@@ -8,68 +8,29 @@ from __future__ import annotations
 from typing import Final
 
 from waitgate import errors as e
+from waitgate.http.openapi.inbox_routes import INBOX_OPERATIONS
 from waitgate.http.openapi.mcp_routes import MCP_OPERATIONS
 from waitgate.http.openapi.operations import (
     HTML,
-    INSPECT_HEADERS,
-    JSON,
-    PROBLEM,
     REPLAYED,
     TOKEN_HEADERS,
     Operation,
     Reply,
     refusals,
 )
+from waitgate.http.openapi.reply_groups import (
+    AWS,
+    BODY,
+    GATEWAY,
+    KEPT,
+    NODE_PATH,
+    RESOLVED,
+    RUN_PATH,
+    STATE,
+    WRITES,
+)
 from waitgate.http.openapi.subscription_routes import SUBSCRIPTION_OPERATIONS
-
-GATEWAY = (e.UnauthorizedError,)  # API Gateway's JWT authorizer (and the handler's own check)
-BODY = (e.ValidationFailedError, e.PayloadTooLargeError, e.UnsupportedMediaTypeError)
-# idempotency_key_in_flight is never sent: a same-key request re-reads and replays (docs/idempotency.md)
-STATE = (e.InterruptAlreadyResolvedError, e.AlreadyVotedError)
-AWS = (e.TemporarilyUnavailableError,)
-# a write whose commit got no answer, even to its retries under one ClientRequestToken (not a 503)
-WRITES = (*AWS, e.OutcomeUnknownError)
-KEPT = frozenset({409, 410})  # refusals an Idempotency-Key replays
-RESOLVED = (
-    Reply(
-        200,
-        "Resolved now; `resumeValue` is what the workflow receives.",
-        "ResolveAnswer",
-        headers=(REPLAYED,),
-    ),
-    Reply(202, "Recorded, still pending (a quorum vote, an `ask`).", "ResolveAnswer", headers=(REPLAYED,)),
-)
-INSPECT_REFUSALS = (
-    e.InterruptTokenInvalidError,
-    e.InterruptExpiredError,
-    e.NotFoundError,
-    e.InterruptAlreadyResolvedError,
-)
-TOKEN_REFUSALS = (e.InterruptTokenInvalidError, e.InterruptExpiredError, e.ForbiddenError, e.NotFoundError)
-
-
-NO_STORE: Final = ("Cache-Control", "Referrer-Policy")
-
-
-def _token_replies(*replies: Reply) -> tuple[Reply, ...]:
-    """A signed-token surface: every answer `no-store` and `no-referrer` (the path holds the token);
-    a 413 may come from the gateway itself, before the function."""
-    return tuple(
-        Reply(
-            r.status,
-            r.description,
-            r.schema,
-            r.media,
-            TOKEN_HEADERS + r.headers,
-            (NO_STORE if r.status != 413 else ()) + r.required,
-        )
-        for r in replies
-    )
-
-
-RUN_PATH = "/runs/{runId}"
-NODE_PATH = RUN_PATH + "/interrupts/{nodeId}"
-LINK_PATH = "/interrupts/{token}"
+from waitgate.http.openapi.token_routes import NO_STORE, TOKEN_OPERATIONS
 
 OPERATIONS: Final[tuple[Operation, ...]] = (
     Operation(
@@ -95,132 +56,8 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
         keyed=True,
         tags=("interrupts",),
     ),
-    Operation(
-        "listInterrupts",
-        "get",
-        "/interrupts",
-        "What waits for the caller (status=pending), or what they decided (status=resolved&decidedBy=me)",
-        (
-            Reply(
-                200,
-                "One page, one Query: by deadline then age (pending), newest first (resolved).",
-                "InterruptList",
-                headers=("Cache-Control",),
-            ),
-            *refusals(e.ValidationFailedError, *GATEWAY, e.ForbiddenError, *AWS),
-        ),
-        scope=("approvals:respond", "runs:read"),
-        query=("status", "eligible", "decidedBy", "kind", "filterRunId", "pageLimit", "cursor"),
-        tags=("inbox",),
-    ),
-    Operation(
-        "getInboxPage",
-        "get",
-        "/inbox",
-        "The signed-in inbox page (OpenID Connect authorization code + PKCE in the browser)",
-        (
-            Reply(
-                200,
-                "The page; it holds no data until its script signs the person in.",
-                media=(HTML,),
-                headers=("Cache-Control", "Referrer-Policy", "Content-Security-Policy"),
-            ),
-        ),
-        tags=("inbox",),
-    ),
-    Operation(
-        "getInboxItem",
-        "get",
-        "/inbox/interrupts/{runId}/{nodeId}",
-        "One pending interrupt as the inbox opens it: the link page's content and form (an HTML fragment)",
-        (
-            Reply(
-                200,
-                "The fragment (no script, no style: the inbox page's apply).",
-                media=(HTML,),
-                headers=("Cache-Control", "Content-Security-Policy"),
-            ),
-            *refusals(
-                e.ValidationFailedError,
-                *GATEWAY,
-                e.ForbiddenError,
-                e.NotFoundError,
-                e.InterruptAlreadyResolvedError,
-                *AWS,
-            ),
-        ),
-        scope=("approvals:respond", "runs:read"),
-        tags=("inbox",),
-    ),
-    Operation(
-        "inspectInterruptByToken",
-        "get",
-        LINK_PATH,
-        "Read the InterruptPayload a signed link names (`Accept: text/html`: the human page)",
-        _token_replies(
-            Reply(
-                200,
-                "The InterruptPayload, as the workflow sent it.",
-                "InterruptPayload",
-                (JSON, HTML),
-                INSPECT_HEADERS,
-            ),
-            *refusals(*INSPECT_REFUSALS, *AWS, media=(PROBLEM, HTML), headers=()),
-        ),
-        tags=("signed links",),
-    ),
-    Operation(
-        "headInterruptByToken",
-        "head",
-        LINK_PATH,
-        "As inspectInterruptByToken, headers only",
-        tuple(
-            Reply(r.status, r.description, None, (), r.headers, r.required)
-            for r in _token_replies(
-                Reply(200, "The link works.", headers=INSPECT_HEADERS),
-                *refusals(*INSPECT_REFUSALS, *AWS, headers=()),
-            )
-        ),
-        tags=("signed links",),
-    ),
-    Operation(
-        "resolveInterruptByToken",
-        "post",
-        LINK_PATH,
-        "Resolve (or vote on) the interrupt a signed link names; the token is the credential",
-        _token_replies(
-            *(Reply(r.status, r.description, r.schema, (JSON, HTML), r.headers) for r in RESOLVED),
-            *refusals(
-                *BODY,
-                *TOKEN_REFUSALS,
-                e.SelfApprovalRefusedError,
-                *STATE,
-                e.IdempotencyKeyReusedError,
-                *WRITES,
-                media=(PROBLEM, HTML),
-                headers=(),
-                replayed=KEPT,
-            ),
-        ),
-        body="ResolveRequest",
-        form="ResolveForm",
-        keyed=True,
-        tags=("signed links",),
-    ),
-    Operation(
-        "requestFreshLink",
-        "post",
-        "/fresh-links",
-        "E-mail a fresh link to the person an expired link was made for, if the request waits for them",
-        _token_replies(
-            Reply(202, "Always the same, whatever came of it.", "FreshLinkAnswer", (JSON, HTML)),
-            *refusals(e.ValidationFailedError, e.PayloadTooLargeError, media=(PROBLEM, HTML), headers=()),
-        ),
-        body="FreshLinkRequest",
-        form="FreshLinkRequest",
-        credential="the expired link's token, in the body",
-        tags=("signed links",),
-    ),
+    *INBOX_OPERATIONS,
+    *TOKEN_OPERATIONS,
     Operation(
         "mintInterruptToken",
         "post",

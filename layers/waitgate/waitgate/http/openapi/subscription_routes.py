@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import BaseModel, Field
 
 from waitgate import errors as e
+from waitgate.http.openapi.body_config import CLOSED
 from waitgate.http.openapi.operations import Operation, Reply, refusals
 from waitgate.service.manage_subscriptions import MAX_LISTED
 from waitgate.subscriptions.records import DELIVERY_STATUSES
 from waitgate.subscriptions.targets import EVENT_TYPES, MAX_URL_LENGTH
 
-CLOSED = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 SCOPE: Final = "subscriptions:manage"
 EventType = Literal["interrupt.requested", "interrupt.resolved", "interrupt.expired", "interrupt.cancelled"]
 DeliveryStatus = Literal["pending", "retrying", "delivered", "parked"]
