@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.errors import NotFoundError
@@ -18,6 +17,7 @@ from waitgate.http.openapi import openapi_json
 from waitgate.http.openapi.browsable import CONTENT_SECURITY_POLICY, PAGE, asset_of
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import HTML_CONTENT_TYPE, JSON_CONTENT_TYPE
+from waitgate.http.router import Response
 from waitgate.wiring.observability import observed
 
 logger = Logger()
