@@ -1,6 +1,8 @@
 """Slack's 3 seconds on a cold start: a Slack click acknowledged, then decided, each in a fresh Python
 process (what a Lambda cold start pays for our code: the handler's import, then its first event),
-median over 10 processes, against a local stack this bench starts.
+against a local stack this bench starts: 100 clicks acknowledged, each in a process of its own (the
+p99 of those, target ≤ 1 s: issue 34; the decision may finish after the 200), and the first 10 of
+them decided, each in a process of its own too (the medians).
 
 - **ack**: `slack_interactions` (the public function) answers one signed Accept click: the tenant's
   Slack secret, the signature, the replay mark, the click queued. Its queue is one of this bench's
@@ -27,7 +29,7 @@ import urllib.parse
 import uuid
 from typing import Any
 
-from bench.local_stack import BenchStack, Deadline
+from bench.local_stack import BenchStack, Deadline, StackFailedError
 from bench.report import Row
 from bench.samples import APPROVAL
 from local.stack_process import REPO_ROOT
@@ -37,7 +39,9 @@ from waitgate.adapters.dynamodb_contacts import DynamoDbContacts
 from waitgate.channels.contacts import ContactPoints
 
 GROUP = "slack ack"
-RUNS = 10
+RUNS = 10  # clicks decided in a fresh process (the first RUNS of the CLICKS acknowledged)
+CLICKS = 100  # clicks acknowledged, each in a fresh process: the p99's samples
+COLD_CLICK_TARGET_MS = 1000
 LIMIT_SECONDS = 600
 SLACK_LIMIT_MS = 3000
 
@@ -54,15 +58,15 @@ class Context:
     log_group_name = log_stream_name = "bench"
     def get_remaining_time_in_millis(self): return 15000
 
-started = time.perf_counter()
+started, cpu_started = time.perf_counter(), time.process_time()
 spec = importlib.util.spec_from_file_location("handler_under_test", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 imported = time.perf_counter()
 answer = module.lambda_handler(event, Context())
-answered = time.perf_counter()
+answered, cpu_answered = time.perf_counter(), time.process_time()
 print(json.dumps({"import_ms": (imported - started) * 1000, "first_ms": (answered - started) * 1000,
-                  "answer": answer}))
+                  "first_cpu_ms": (cpu_answered - cpu_started) * 1000, "answer": answer}))
 """
 
 
@@ -208,41 +212,62 @@ def _fresh(function: str, event: dict[str, Any], environment: dict[str, str]) ->
     return result
 
 
-def measure(stack: BenchStack, deadline: Deadline) -> dict[str, list[float]]:
+def measure(stack: BenchStack, deadline: Deadline) -> tuple[dict[str, list[float]], str]:
+    """The samples, and why they stopped short of CLICKS ("" when they did not): past its bound the
+    bench keeps what it measured."""
     clicks = Clicks(stack, deadline)
     acking = _environment(stack, "SlackInteractionsFunction", SLACK_CLICKS_QUEUE_URL=clicks.queue_url)
     deciding = _environment(stack, "DecideSlackClicksFunction")
-    samples: dict[str, list[float]] = {"ack import": [], "ack": [], "decide import": [], "decide": []}
-    for run_id, message, member in clicks.posted(RUNS):
-        deadline.check()
+    names = ("ack import", "ack", "ack cpu", "decide import", "decide")
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    for number, (run_id, message, member) in enumerate(clicks.posted(CLICKS)):
+        try:
+            deadline.check()
+        except StackFailedError as stopped:
+            return samples, f"{stopped}: {number} of {CLICKS} clicks measured"
         acked = _fresh("slack_interactions", clicks.http_event(message, member), acking)
         if (acked["answer"]["statusCode"], acked["answer"]["body"]) != (200, ""):
             raise RuntimeError(f"the click was answered {acked['answer']}")
-        decided = _fresh("decide_slack_clicks", clicks.queued_event(), deciding)
-        if decided["answer"] != {"batchItemFailures": []} or clicks.status(run_id) != "resolved":
-            raise RuntimeError(f"the click was not decided: {decided['answer']}, {clicks.status(run_id)}")
         samples["ack import"].append(acked["import_ms"])
         samples["ack"].append(acked["first_ms"])
+        samples["ack cpu"].append(acked["first_cpu_ms"])
+        queued = clicks.queued_event()  # taken off the queue whether decided here or not
+        if number >= RUNS:
+            continue
+        decided = _fresh("decide_slack_clicks", queued, deciding)
+        if decided["answer"] != {"batchItemFailures": []} or clicks.status(run_id) != "resolved":
+            raise RuntimeError(f"the click was not decided: {decided['answer']}, {clicks.status(run_id)}")
         samples["decide import"].append(decided["import_ms"])
         samples["decide"].append(decided["first_ms"])
-    return samples
+    return samples, ""
+
+
+def p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[98]
 
 
 def run() -> list[Row]:
-    deadline = Deadline(LIMIT_SECONDS, f"slack ack ({RUNS} clicks, two fresh processes each)")
+    deadline = Deadline(LIMIT_SECONDS, f"slack ack ({CLICKS} clicks acknowledged, {RUNS} decided, cold)")
     with BenchStack() as stack:
-        samples = measure(stack, deadline)
+        samples, stopped = measure(stack, deadline)
+    if len(samples["ack"]) < 2 or not samples["decide"]:
+        return [Row(GROUP, "cold clicks: not measured", len(samples["ack"]), "clicks", note=stopped)]
     median = {name: statistics.median(values) for name, values in samples.items()}
-    ack, decide = median["ack"], median["decide"]
+    ack, decide, cold = median["ack"], median["decide"], p99(samples["ack"])
+    acked, decided = len(samples["ack"]), len(samples["decide"])
+    cold_note = (f"{stopped + '; ' if stopped else ''}a fresh process per click, wall time; slowest "
+                 f"{max(samples['ack']):.0f} ms; CPU time: median {median['ack cpu']:.0f} ms, "
+                 f"p99 {p99(samples['ack cpu']):.0f} ms")  # fmt: skip
     note = "fresh process: import + first event, against the local stack's moto"
     return [
-        Row(GROUP, f"ack: import slack_interactions (median of {RUNS})", median["ack import"], "ms"),
-        Row(GROUP, f"ack: import + answer a signed click (median of {RUNS})", ack, "ms",
+        Row(GROUP, f"ack: import slack_interactions (median of {acked})", median["ack import"], "ms"),
+        Row(GROUP, f"ack: import + answer a signed click (median of {acked})", ack, "ms",
             f"< {SLACK_LIMIT_MS} ms", ack < SLACK_LIMIT_MS, note),
-        Row(GROUP, f"ack: slowest of {RUNS}", max(samples["ack"]), "ms", f"< {SLACK_LIMIT_MS} ms",
-            max(samples["ack"]) < SLACK_LIMIT_MS),
-        Row(GROUP, f"decide: import decide_slack_clicks (median of {RUNS})", median["decide import"], "ms"),
-        Row(GROUP, f"decide: import + decide the click (median of {RUNS})", decide, "ms",
+        Row(GROUP, f"ack: click on a cold start, p99 of {acked}", cold, "ms", f"≤ {COLD_CLICK_TARGET_MS} ms",
+            cold <= COLD_CLICK_TARGET_MS, cold_note),
+        Row(GROUP, f"decide: import decide_slack_clicks (median of {decided})", median["decide import"],
+            "ms"),
+        Row(GROUP, f"decide: import + decide the click (median of {decided})", decide, "ms",
             note="what the old path paid before it answered Slack (less its signature check)"),
         Row(GROUP, "ack ÷ old path (decide)", ack / decide, "×", note="what is left of the old cold answer"),
     ]  # fmt: skip

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.resolver import new_http_app
 from waitgate.http.responses import json_response
+from waitgate.http.router import Response
 from waitgate.service.capabilities import describe_capabilities
 from waitgate.wiring.observability import observed
 from waitgate.wiring.settings import settings

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.errors import ValidationFailedError
@@ -20,6 +19,7 @@ from waitgate.http.form_body import form_fields, is_form
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, json_response, page_response
+from waitgate.http.router import Response
 from waitgate.page.expired import FRESH_LINK_ANSWER, fresh_link_page
 from waitgate.service.fresh_link import request_fresh_link
 from waitgate.wiring.channel_composition import fresh_link_dependencies

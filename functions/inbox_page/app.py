@@ -14,13 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.auth import bearer_caller
 from waitgate.http.inbox import fragment_response, page_base
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import page_response
+from waitgate.http.router import Response
 from waitgate.page.inbox import inbox_page
 from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.inbox_item import open_item

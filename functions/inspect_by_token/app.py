@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.link_page import link_page
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, json_response, page_response
+from waitgate.http.router import Response
 from waitgate.service.inspect_interrupt import InterruptView, inspect_by_token
 from waitgate.wiring.composition import token_dependencies
 from waitgate.wiring.observability import observed

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.auth import bearer_caller
 from waitgate.http.resolver import new_http_app
 from waitgate.http.responses import json_response
+from waitgate.http.router import Response
 from waitgate.service.list_interrupts import READ_SCOPES, InboxQuery, list_interrupts
 from waitgate.wiring.composition import inbox_dependencies
 from waitgate.wiring.observability import observed

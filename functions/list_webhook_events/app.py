@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.auth import bearer_caller
 from waitgate.http.resolver import new_http_app
 from waitgate.http.responses import json_response
+from waitgate.http.router import Response
 from waitgate.service.read_webhook_events import EventsQuery, list_events
 from waitgate.wiring.observability import observed
 from waitgate.wiring.webhook_composition import webhook_dependencies

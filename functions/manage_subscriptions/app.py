@@ -16,13 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.auth import bearer_caller
 from waitgate.http.body import json_body
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import json_response
+from waitgate.http.router import Response
 from waitgate.service import manage_subscriptions as subscriptions
 from waitgate.wiring.observability import observed
 from waitgate.wiring.subscription_composition import subscription_dependencies

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.auth import bearer_caller
@@ -17,6 +16,7 @@ from waitgate.http.body import json_body
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_response
+from waitgate.http.router import Response
 from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.mint_token import mint_answer, parse_mint_request
 from waitgate.wiring.composition import mint_dependencies

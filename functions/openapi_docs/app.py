@@ -10,14 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.errors import NotFoundError
-from waitgate.http.openapi import openapi_json
 from waitgate.http.openapi.browsable import CONTENT_SECURITY_POLICY, PAGE, asset_of
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import HTML_CONTENT_TYPE, JSON_CONTENT_TYPE
+from waitgate.http.router import Response
 from waitgate.wiring.observability import observed
 
 logger = Logger()
@@ -27,6 +26,10 @@ CACHED = {"Cache-Control": "public, max-age=300"}
 
 @app.get("/openapi.json")
 def openapi_document() -> Response[str]:
+    # Generated from the models on the first request for it, not at every cold start: /docs and its
+    # assets do not need pydantic's JSON schemas (docs/performance.md, "Cold start as deployed").
+    from waitgate.http.openapi import openapi_json
+
     return Response(status_code=200, content_type=JSON_CONTENT_TYPE, body=openapi_json(), headers=CACHED)
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.errors import PayloadTooLargeError
 from waitgate.http.body import raw_body
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import json_response
+from waitgate.http.router import Response
 from waitgate.run.size_limits import MAX_BODY_BYTES
 from waitgate.service.receive_webhook import WebhookDelivery, receive_webhook
 from waitgate.wiring.observability import observed

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.auth import bearer_caller
@@ -20,6 +19,7 @@ from waitgate.http.form_body import is_form
 from waitgate.http.idempotency import idempotency_key, idempotency_ref
 from waitgate.http.resolver import new_http_app, path_parameter
 from waitgate.http.responses import answer_response, json_response
+from waitgate.http.router import Response
 from waitgate.run.records import RunRef, check_node_id
 from waitgate.service.resolve_interrupt import ResolveCommand, resolve_answer
 from waitgate.wiring.composition import resolve_dependencies

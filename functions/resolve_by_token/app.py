@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from waitgate.http.form_body import is_form
 from waitgate.http.negotiation import prefers_html
 from waitgate.http.resolver import new_token_app, path_parameter
 from waitgate.http.responses import TOKEN_RESPONSE_HEADERS, answer_page_response, answer_response
+from waitgate.http.router import Response
 from waitgate.http.token_resolve import resolve_json_by_token
 from waitgate.run.answers import Answer
 from waitgate.wiring.composition import keyring, resolve_dependencies

@@ -74,3 +74,48 @@ def test_the_slack_acknowledgement_imports_nothing_of_the_decision() -> None:
         for heavy in NOT_FOR_THE_SLACK_ACKNOWLEDGEMENT
         if module == heavy or module.startswith(f"{heavy}.")
     }
+
+
+def http_functions() -> list[str]:
+    """The functions the HTTP API invokes (an HttpApi event in template.yaml)."""
+    from local.template.sam_template import load_template
+
+    found = []
+    for resource in load_template()["Resources"].values():
+        properties = resource.get("Properties", {})
+        http = any(e.get("Type") == "HttpApi" for e in (properties.get("Events") or {}).values())
+        if resource["Type"] == "AWS::Serverless::Function" and http:
+            found.append(properties["CodeUri"].strip("/").split("/")[1])
+    return sorted(found)
+
+
+# What an HTTP function's cold start does not pay for (docs/performance.md, "Cold start as deployed")
+NOT_AT_AN_HTTP_COLD_START = (
+    "aws_lambda_powertools.event_handler",  # every resolver and event class: waitgate.http.router routes
+    "pydantic",  # the settings are a dataclass; payload and OpenAPI models load with their first use
+)
+
+
+@pytest.mark.parametrize("function", http_functions())
+def test_an_http_function_imports_neither_the_powertools_resolver_nor_pydantic(function: str) -> None:
+    # Given a fresh interpreter that imports an HTTP function's handler as Lambda would
+    probe = (
+        "import importlib.util, json, sys\n"
+        "spec = importlib.util.spec_from_file_location('app', sys.argv[1])\n"
+        "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    environment = {
+        **os.environ,
+        "PYTHONPATH": f"{FUNCTIONS / function}:{FUNCTIONS.parent / 'layers' / 'waitgate'}",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "POWERTOOLS_SERVICE_NAME": "waitgate",
+        "TABLE_NAME": "interrupts",
+    }
+    answer = subprocess.run(
+        [sys.executable, "-c", probe, str(FUNCTIONS / function / "app.py")],
+        env=environment, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    loaded = set(json.loads(answer.stdout.splitlines()[-1]))
+    # Then neither is loaded
+    assert not {m for m in loaded for h in NOT_AT_AN_HTTP_COLD_START if m == h or m.startswith(f"{h}.")}

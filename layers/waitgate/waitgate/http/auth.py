@@ -15,7 +15,7 @@ from waitgate.run.records import DEFAULT_TENANT, RunRef
 from waitgate.run.size_limits import check_principal
 
 if TYPE_CHECKING:
-    from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+    from waitgate.http.router import HttpApp
 
 
 def jwt_claims(event: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -60,7 +60,7 @@ def caller_from_jwt(
     return Caller(principal=str(claims["sub"]), tenant_id=tenant, via="jwt", scopes=scopes)
 
 
-def bearer_caller(app: APIGatewayHttpResolver, scope: str | tuple[str, ...]) -> Caller:
+def bearer_caller(app: HttpApp, scope: str | tuple[str, ...]) -> Caller:
     """The current request's bearer-JWT caller, who must hold `scope` (a tuple: any of them; tenant
     from the configured claim)."""
     from waitgate.wiring.settings import settings

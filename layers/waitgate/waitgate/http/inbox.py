@@ -7,10 +7,9 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from aws_lambda_powertools.event_handler import Response
-
 from waitgate.http.link_page import resolved_with
 from waitgate.http.responses import HTML_CONTENT_TYPE, TOKEN_RESPONSE_HEADERS
+from waitgate.http.router import Response
 from waitgate.page import PageContext
 from waitgate.page.inbox import inbox_fragment
 from waitgate.run.identity import Caller

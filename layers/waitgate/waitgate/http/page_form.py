@@ -18,13 +18,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from aws_lambda_powertools.event_handler import Response
-
 from waitgate.errors import InterruptExpiredError
 from waitgate.http.form_body import form_fields
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.http.link_page import expired_link_page, page_context
 from waitgate.http.responses import answer_page_response, page_response
+from waitgate.http.router import Response
 from waitgate.http.token_resolve import OPERATION
 from waitgate.page import Refusal, Resolution, answer_page, interrupt_page
 from waitgate.page.form_resume import resume_value_from_form

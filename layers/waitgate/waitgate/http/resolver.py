@@ -1,10 +1,9 @@
-"""The Powertools HTTP resolvers every handler starts from, with problem+json for every error: one for
-the run surface, one for a signed-token surface (whose every answer is no-store and no-referrer)."""
+"""The HTTP apps every handler starts from (`waitgate.http.router`), with problem+json for every error:
+one for the run surface, one for a signed-token surface (whose every answer is no-store and no-referrer)."""
 
 from __future__ import annotations
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
 from waitgate.errors import NotFoundError, WaitgateError
 from waitgate.http.negotiation import prefers_html
@@ -14,6 +13,7 @@ from waitgate.http.responses import (
     refusal_page_response,
     retry_headers,
 )
+from waitgate.http.router import HttpApp, Response
 from waitgate.run.problem_details import (
     INTERNAL,
     PROBLEM_CONTENT_TYPE,
@@ -27,12 +27,12 @@ from waitgate.run.telemetry import REFUSED_STATUSES, TokenRefused
 logger = Logger(child=True)
 
 
-def new_http_app() -> APIGatewayHttpResolver:
-    # debug=False whatever POWERTOOLS_DEV says: debug mode prints whole events, and events carry bearer
-    # JWTs (headers) and signed tokens (paths), which are never logged.
-    app = APIGatewayHttpResolver(debug=False)
+def new_http_app() -> HttpApp:
+    # It prints no event whatever POWERTOOLS_DEV says: events carry bearer JWTs (headers) and signed
+    # tokens (paths), which are never logged.
+    app = HttpApp()
 
-    @app.exception_handler(WaitgateError)  # type: ignore[untyped-decorator]
+    @app.exception_handler(WaitgateError)
     def domain_error(error: WaitgateError) -> Response[str]:
         if error.status >= 500:
             logger.error("request failed", extra={"code": error.code, "detail": error.detail})
@@ -42,7 +42,7 @@ def new_http_app() -> APIGatewayHttpResolver:
     def unknown_route(_: Exception) -> Response[str]:
         return problem_response(*problem_for(NotFoundError("No such route.")))
 
-    @app.exception_handler(Exception)  # type: ignore[untyped-decorator]
+    @app.exception_handler(Exception)
     def bug(error: Exception) -> Response[str]:
         logger.exception("unhandled error", extra={"error_type": type(error).__name__})
         return problem_response(*internal_problem())
@@ -50,7 +50,7 @@ def new_http_app() -> APIGatewayHttpResolver:
     return app
 
 
-def path_parameter(app: APIGatewayHttpResolver, name: str) -> str:
+def path_parameter(app: HttpApp, name: str) -> str:
     """A path parameter as API Gateway decoded it (a nodeId may hold characters the URL encodes)."""
     value = (app.current_event.path_parameters or {}).get(name)
     if not value:
@@ -65,7 +65,7 @@ def count_refusal(status: int) -> None:
     telemetry().record(TokenRefused(status))
 
 
-def new_token_app() -> APIGatewayHttpResolver:
+def new_token_app() -> HttpApp:
     """The resolver of a signed-token surface: the token is in the path, so every answer (refusals,
     an unknown route and a bug's 500 too) is `no-store` and `no-referrer`, and a client that prefers
     HTML gets a readable page with the same status (401 invalid, 403, 404, 409 already resolved, 410
@@ -83,7 +83,7 @@ def new_token_app() -> APIGatewayHttpResolver:
             return page
         return Response(status_code=status, content_type=PROBLEM_CONTENT_TYPE, body=body, headers=headers)
 
-    @app.exception_handler(WaitgateError)  # type: ignore[untyped-decorator]
+    @app.exception_handler(WaitgateError)
     def token_refused(error: WaitgateError) -> Response[str]:
         if error.status in REFUSED_STATUSES:
             count_refusal(error.status)
@@ -96,7 +96,7 @@ def new_token_app() -> APIGatewayHttpResolver:
         unknown = NotFoundError("No such route.")
         return token_problem(problem_for(unknown), problem_of(unknown))
 
-    @app.exception_handler(Exception)  # type: ignore[untyped-decorator]
+    @app.exception_handler(Exception)
     def token_bug(error: Exception) -> Response[str]:
         logger.exception("unhandled error", extra={"error_type": type(error).__name__})
         return token_problem(internal_problem(), INTERNAL)

@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools.event_handler import Response
-
 from waitgate.errors import OutcomeUnknownError, TemporarilyUnavailableError, WaitgateError
 from waitgate.http.idempotency import REPLAYED_HEADER
+from waitgate.http.router import Response
 from waitgate.run.answers import Answer
 from waitgate.run.problem_details import PROBLEM_CONTENT_TYPE, Problem
 

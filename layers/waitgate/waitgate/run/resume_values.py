@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from waitgate import payloads  # its models load with the first resume value checked (PEP 562), not here
 from waitgate.approval.action_binding import bound_members, decision_of
-from waitgate.payloads import (
-    ClarificationData,
-    parse_approval_resume,
-    parse_clarification_resume,
-    validate_against_schema,
-)
 from waitgate.run.identity import Caller
 from waitgate.run.records import InterruptRecord, JSONObject
 
@@ -37,22 +32,22 @@ def resume_for(kind: str, payload: JSONObject, raw: Any, principal: str) -> Any:
     if kind == "clarification":
         _clarification(data, raw)
     elif kind == "conversation.exchange" and "outcomeSchema" in data:
-        validate_against_schema(raw, data["outcomeSchema"], "resumeValue")
+        payloads.validate_against_schema(raw, data["outcomeSchema"], "resumeValue")
     if "resumeSchema" in payload:
-        validate_against_schema(raw, payload["resumeSchema"], "resumeValue")
+        payloads.validate_against_schema(raw, payload["resumeSchema"], "resumeValue")
     return raw
 
 
 def _clarification(data: JSONObject, raw: Any) -> None:
     """{answers: {<questionId>: value}}: 400 naming the question whose answer is missing or wrong."""
-    questions = ClarificationData.model_validate(data, by_alias=True).questions
-    parse_clarification_resume(raw, questions)
+    questions = payloads.ClarificationData.model_validate(data, by_alias=True).questions
+    payloads.parse_clarification_resume(raw, questions)
 
 
 def _approval(payload: JSONObject, raw: Any, principal: str) -> JSONObject:
-    resume = parse_approval_resume(raw, payload["data"]["actions"])
+    resume = payloads.parse_approval_resume(raw, payload["data"]["actions"])
     value: JSONObject = resume.model_dump(mode="json", by_alias=True, exclude_none=True)
     value.setdefault("decidedBy", principal)
     if "resumeSchema" in payload:
-        validate_against_schema(value, payload["resumeSchema"], "resumeValue")
+        payloads.validate_against_schema(value, payload["resumeSchema"], "resumeValue")
     return value | bound_members(payload["data"], value)  # the host's members, after the caller's schema

@@ -1,21 +1,37 @@
-"""The one settings model every function validates at cold start (same environment for all)."""
+"""The one settings model every function validates at cold start (same environment for all).
+
+A frozen dataclass checked in `__post_init__`, not a pydantic model: every function builds it, and a
+cold start should not pay for pydantic's model machinery for a few dozen strings and numbers
+(docs/performance.md, "Cold start as deployed"). The checks are the same: a bad value is a
+ValueError naming the setting."""
 
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 
-from pydantic import BaseModel, ConfigDict, Field
+# Each bounded setting: (lowest, highest, whether the lowest itself is allowed); None = no bound.
+_BOUNDS: dict[str, tuple[float, float | None, bool]] = {
+    "token_lifetime_seconds": (60, None, True),
+    "notice_link_max_hours": (1, None, True),
+    "escalation_threshold": (0, 1, True),
+    "notification_attempts": (1, None, True),
+    "notification_retry_base_seconds": (0, None, False),
+    "webhook_attempts": (1, 20, True),
+    "webhook_retry_base_seconds": (0, None, False),
+}
+_PENDING_INDEX = re.compile(r"^(InboxByDeadline|PendingByDeadline)$")
 
 
 def _csv(name: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in os.environ.get(name, "").split(",") if part.strip())
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    table_name: str = Field(min_length=1)
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    table_name: str
     topic_arn: str = ""
     token_secret_arn: str = ""
     directory_table_name: str = ""
@@ -25,10 +41,10 @@ class Settings(BaseModel):
     override_principals: tuple[str, ...] = ()
     ref_kinds: tuple[str, ...] = ("principal", "group", "role")
     conversation_capability: bool = True
-    token_lifetime_seconds: int = Field(default=1800, ge=60)  # a minted link's default (mint_token only)
+    token_lifetime_seconds: int = 1800  # a minted link's default (mint_token only)
     # A notified person's link lasts until the deadline, at most this long (NotificationLinkMaxHours).
-    notice_link_max_hours: int = Field(default=168, ge=1)
-    escalation_threshold: float = Field(default=0.7, ge=0, le=1)
+    notice_link_max_hours: int = 168
+    escalation_threshold: float = 0.7
     schedule_group_name: str = ""  # deadlines: EventBridge Scheduler group, target and its role
     expire_function_arn: str = ""
     scheduler_role_arn: str = ""
@@ -47,15 +63,15 @@ class Settings(BaseModel):
     slack_api_url: str = "https://slack.com/api/"
     slack_secret_prefix: str = ""
     webhook_secret_prefix: str = ""  # each webhook source's secrets: <prefix><source> (docs/webhooks.md)
-    notification_attempts: int = Field(default=5, ge=1)
-    notification_retry_base_seconds: float = Field(default=30, gt=0)
+    notification_attempts: int = 5
+    notification_retry_base_seconds: float = 30
     # Lambda durable functions (docs/durable-functions.md): where their callback API is; "" = Lambda's.
     durable_endpoint_url: str = ""
     # Webhooks out (docs/webhooks-out.md): the delivery queue, the deliverer's attempts and backoff,
     # and whether a subscription may name http://127.0.0.1 (the local stack's setting; never on AWS).
     webhook_queue_name: str = ""  # WEBHOOK_QUEUE_NAME, else named after the stack (webhook_queue)
-    webhook_attempts: int = Field(default=8, ge=1, le=20)
-    webhook_retry_base_seconds: float = Field(default=30, gt=0)
+    webhook_attempts: int = 8
+    webhook_retry_base_seconds: float = 30
     subscription_loopback_http: bool = False
 
     # The /inbox page's sign-in (docs/inbox.md): the issuer, the public client, its endpoints.
@@ -71,7 +87,20 @@ class Settings(BaseModel):
     mcp_settings_parameter: str = ""
     # The index the inbox lists from: InboxByDeadline, or for the one deploy that upgrades a stack
     # from the former PendingByDeadline (template parameter FormerPendingIndex=keep), that one.
-    pending_index: str = Field(default="InboxByDeadline", pattern=r"^(InboxByDeadline|PendingByDeadline)$")
+    pending_index: str = "InboxByDeadline"
+
+    def __post_init__(self) -> None:
+        if not self.table_name:
+            raise ValueError("table_name: TABLE_NAME must be set")
+        for name, (lowest, highest, inclusive) in _BOUNDS.items():
+            value = getattr(self, name)
+            below = value < lowest or (value == lowest and not inclusive)
+            if below or (highest is not None and value > highest):
+                raise ValueError(f"{name}: {value} is out of bounds")
+        if not _PENDING_INDEX.match(self.pending_index):
+            raise ValueError(
+                f"pending_index: {self.pending_index!r} is not InboxByDeadline or PendingByDeadline"
+            )
 
     @property
     def webhook_queue(self) -> str:
