@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -104,12 +105,25 @@ def environment(monkeypatch: pytest.MonkeyPatch, table_name: str) -> None:
     secret = secrets.create_secret(Name="waitgate-test-token-secret", SecretString=generated_secret())
     monkeypatch.setenv("TOKEN_SECRET_ARN", secret["ARN"])
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://links.example.com")
-    from waitgate.wiring import composition, inbox_sign_in, settings
+    forget_wired_parts()
 
-    settings.settings.cache_clear()
-    for value in [*vars(composition).values(), *vars(inbox_sign_in).values()]:  # every lazily built part
-        if callable(getattr(value, "cache_clear", None)):
-            value.cache_clear()
+
+KEPT_WIRING = {"waitgate.wiring.boto_clients"}  # a client per service: moto's mock answers them in any test
+
+
+def forget_wired_parts() -> None:
+    """Every lazily built part of every wiring module loaded so far (settings, compositions, clients,
+    sources) forgotten: one test's environment is never read by the next (a webhook composition kept
+    from a test without sources refused the next test's signed delivery with 401)."""
+    wiring = [
+        module
+        for name, module in list(sys.modules.items())
+        if name.startswith("waitgate.wiring.") and name not in KEPT_WIRING
+    ]
+    for module in wiring:
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
 
 
 @pytest.fixture
