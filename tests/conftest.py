@@ -4,7 +4,10 @@ import os
 
 from hypothesis import settings
 
+from tests.support import botocore_data
+
 os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")  # samtranslator and boto3 need a region
+botocore_data.install()  # botocore's models parsed once per test process, not once per test
 
 # Hypothesis profiles. `ci` is what CI and `make test` run (HYPOTHESIS_PROFILE=ci; the default under
 # CI=true): every property test with the example count it asks for, Hypothesis' 100 where it asks for
