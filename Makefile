@@ -5,8 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 export AWS_DEFAULT_REGION ?= us-east-1
-# Every property test at its full example count (tests/conftest.py's profiles).
-export HYPOTHESIS_PROFILE ?= ci
+# Hypothesis' profile (tests/support/hypothesis_profiles.py): under CI=true `ci`, every property test at
+# its full example count; else `dev`, a fifth of them (at least 10). HYPOTHESIS_PROFILE=ci make test: the full check.
+export HYPOTHESIS_PROFILE ?= $(if $(filter true,$(CI)),ci,dev)
 PYTEST_WORKERS ?= 2
 # The e2e tests' xdist workers, each with a local stack of its own.
 E2E_WORKERS ?= 2

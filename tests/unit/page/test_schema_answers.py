@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from tests.unit.page.test_schema_form import BEYOND, DEFAULTED, SUPPORTED
 from waitgate.errors import ValidationFailedError
 from waitgate.page.schema_answers import ABSENT, read_value
@@ -176,7 +177,7 @@ def names_of(field: Field) -> list[str]:
     return sorted(field.names)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(data=st.data(), schema=st.sampled_from(CORPUS))
 def test_nothing_the_schema_refuses_is_accepted(data: st.DataObject, schema: Any) -> None:
     # Given any text in any of the form's fields
