@@ -5,8 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 export AWS_DEFAULT_REGION ?= us-east-1
-# Every property test at its full example count (tests/conftest.py's profiles).
-export HYPOTHESIS_PROFILE ?= ci
+# Hypothesis' profile (tests/support/hypothesis_profiles.py): under CI=true `ci`, every property test at
+# its full example count; else `dev`, a fifth of them (at least 10). HYPOTHESIS_PROFILE=ci make test: the full check.
+export HYPOTHESIS_PROFILE ?= $(if $(filter true,$(CI)),ci,dev)
 PYTEST_WORKERS ?= 2
 # The e2e tests' xdist workers, each with a local stack of its own.
 E2E_WORKERS ?= 2
@@ -15,6 +16,11 @@ E2E_WORKERS ?= 2
 TEST_REPORTS := .cache/test-reports
 PYTEST = $(BIN)/pytest -q --durations=30 --junitxml=$(TEST_REPORTS)/$@.xml
 LAYER_COVERAGE = --cov=layers/waitgate/waitgate --cov-branch --cov-report=
+# The unit and integration phases: no schemathesis plugin (only e2e's fuzz tests use it; its import
+# and assert rewriting cost each pytest process ~1.5 CPU-s), and bytecode kept in __pycache__/ (ignored
+# by git and by make build) even where PYTHONDONTWRITEBYTECODE is set: else every process compiled
+# the repo's modules and rewrote the test modules' asserts again (~3 CPU-s a process).
+CPU_PHASE = PYTHONDONTWRITEBYTECODE= $(PYTEST) -p no:schemathesis
 COVERAGE_DATA = COVERAGE_FILE=.cache/coverage/$@
 
 .PHONY: soak
@@ -163,11 +169,11 @@ checkov: $(CHECKOV)
 
 unit: $(INSTALLED)
 	@mkdir -p .cache/coverage
-	$(COVERAGE_DATA) $(PYTEST) -n $(PYTEST_WORKERS) $(LAYER_COVERAGE) tests/unit
+	$(COVERAGE_DATA) $(CPU_PHASE) -n $(PYTEST_WORKERS) $(LAYER_COVERAGE) tests/unit
 
 integration: $(INSTALLED)
 	@mkdir -p .cache/coverage
-	$(COVERAGE_DATA) $(PYTEST) -n $(PYTEST_WORKERS) $(LAYER_COVERAGE) tests/integration
+	$(COVERAGE_DATA) $(CPU_PHASE) -n $(PYTEST_WORKERS) $(LAYER_COVERAGE) tests/integration
 
 e2e: $(INSTALLED) browser-deps axe-core
 	$(PYTEST) -n $(E2E_WORKERS) --dist loadgroup tests/e2e

@@ -28,6 +28,8 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.support import hypothesis_profiles
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 REPORTS = REPO_ROOT / ".cache" / "test-reports"
 COVERAGE = REPO_ROOT / ".cache" / "coverage"
@@ -187,6 +189,7 @@ def summary(phases: list[Phase], seconds: float) -> str:
                 lines.append(f"  {case.seconds:8.2f} s  {case.name}")
     lines.append(coverage_line())
     lines.append(model_check_line())
+    lines.append(hypothesis_profiles.described())
     return "\n".join(lines)
 
 

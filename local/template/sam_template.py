@@ -47,8 +47,14 @@ _CloudFormationLoader.add_multi_constructor("!", _construct_intrinsic)
 def load_template(path: Path = TEMPLATE_PATH) -> dict[str, Any]:
     """template.yaml as a plain dict, intrinsic functions in their long form: each caller gets a copy
     of its own to change, of one parse per version of the file (its modification time and size)."""
+    return copy.deepcopy(_shared_parse(path))
+
+
+def _shared_parse(path: Path = TEMPLATE_PATH) -> dict[str, Any]:
+    """The one parse itself, which its callers only read (a deep copy of the whole template costs
+    more than reading one table's properties from it)."""
     status = path.stat()
-    return copy.deepcopy(_parsed(path, status.st_mtime_ns, status.st_size))
+    return _parsed(path, status.st_mtime_ns, status.st_size)
 
 
 @functools.cache
@@ -64,7 +70,7 @@ def table_properties(logical_id: str, parameters: dict[str, Any] | None = None) 
     (a GSI kept by a parameter) resolved."""
     from local.template.intrinsics import Intrinsics, parameter_values, pseudo_parameters
 
-    template = load_template()
+    template = _shared_parse()  # read, never changed: `resolve` builds the containers it returns
     pseudo = pseudo_parameters("waitgate", "us-east-1", "123456789012")
     required = {name: "" for name, declared in template["Parameters"].items() if "Default" not in declared}
     values = {**parameter_values(template["Parameters"], {**required, **(parameters or {})}), **pseudo}

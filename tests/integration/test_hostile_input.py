@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 
 from tests.integration.workflow_harness import SuspendedRun, WorkflowHarness
 from tests.support.handlers import Handler, http_event
+from tests.support.hypothesis_profiles import examples
 from tests.support.links import mint_event, token_event
 from waitgate.payloads.json_rules import MAX_DEPTH
 
 DECIDED_AT = "2026-11-30T10:00:00Z"
 HOSTILE = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

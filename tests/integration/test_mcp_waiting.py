@@ -20,6 +20,7 @@ from pydantic import TypeAdapter
 from tests.fakes.memory import FixedClock
 from tests.integration.test_mcp_tools import ACCEPT, AGENT, as_caller, call, run_of
 from tests.support.handlers import Handler, http_event
+from tests.support.hypothesis_profiles import examples
 from tests.support.links import token_event
 from tests.support.mcp_tasks_client import PollingTasks, get_task
 from waitgate.ports import Clock
@@ -158,7 +159,9 @@ def test_a_forged_replayed_expired_or_strangers_request_state_is_refused_and_cha
     assert call(*ALICE, "get_interrupt", {"run_id": pending["runId"]})["status"] == "pending"
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     state=st.text(max_size=300)
     | st.from_regex(r"w1\.[A-Za-z0-9_-]{1,40}\.[A-Za-z0-9_-]{1,80}\.[A-Za-z0-9_-]{43}", fullmatch=True)

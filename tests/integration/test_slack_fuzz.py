@@ -24,9 +24,10 @@ from tests.integration.conftest import REGION, create_table_from_template
 from tests.integration.test_hostile_input import APPROVAL, Target, hostile_bytes, hostile_value
 from tests.integration.workflow_harness import WorkflowHarness
 from tests.support.handlers import Handler
+from tests.support.hypothesis_profiles import examples
 
 HOSTILE = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -16,10 +16,11 @@ from tests.integration.kind_steps import KindSteps
 from tests.integration.test_hostile_input import hostile_bytes
 from tests.integration.webhook_steps import SOURCES, WebhookSteps, configure_sources, waiting_for
 from tests.integration.workflow_harness import WorkflowHarness
+from tests.support.hypothesis_profiles import examples
 from tests.support.webhook_senders import signed_delivery
 
 HOSTILE = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -92,7 +93,7 @@ def test_signed_hostile_bodies_never_get_a_5xx_and_a_refusal_stores_nothing(
         assert item_count(dynamodb, table_name) == before
 
 
-@settings(HOSTILE, max_examples=15)
+@settings(HOSTILE, max_examples=examples(15))
 @given(
     data=st.dictionaries(
         st.text(max_size=20), st.none() | st.booleans() | st.integers() | st.text(max_size=30), max_size=40

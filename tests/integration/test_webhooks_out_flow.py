@@ -23,6 +23,7 @@ from tests.integration.durability_faults import TableStream
 from tests.integration.kind_steps import KindSteps
 from tests.integration.workflow_harness import WorkflowHarness
 from tests.support.handlers import Handler, sample_event
+from tests.support.hypothesis_profiles import examples
 from tests.support.webhook_receiver import WebhookReceiver
 
 CUSTOM = {"kind": "custom", "key": "label-run", "data": {"customKind": "acme.label"}}
@@ -226,7 +227,9 @@ BODIES = st.one_of(
 )
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(
+    max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None
+)
 @given(body=BODIES)
 def test_a_hostile_body_is_a_subscription_or_a_problem_with_its_code_never_a_500(
     world: dict[str, Any], body: str

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from waitgate.approval.eligibility import EligibilityRecord
 from waitgate.approval.quorum import (
     ACCEPTING,
@@ -66,7 +67,7 @@ def _check_pending(policy: QuorumPolicy, votes: tuple[Vote, ...]) -> None:
         assert all(vote.principal not in policy.override_principals for vote in votes)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(policy=policies, sequence=casts)
 def test_random_votes_decide_once_and_agree_with_the_counts(
     policy: QuorumPolicy, sequence: list[tuple[str, Action]]

@@ -45,6 +45,13 @@ def test_a_delegates_vote_takes_the_delegators_seat() -> None:
     assert record.matched_by == "delegate-of:alice"  # a known match
 
 
+def test_a_voters_own_repeat_is_left_to_the_one_vote_per_principal_rule() -> None:
+    # bob voted for alice as her delegate; his second vote is no seat question (the quorum refuses it)
+    by_delegate = [{"principal": "bob", "eligibility": {"matchedBy": "delegate-of:alice"}}]
+    check_seat_free(by_delegate, "bob", "delegate-of:alice")
+    check_seat_free(by_delegate, "bob", "list")
+
+
 @given(st.text(min_size=1), st.text(min_size=1))
 def test_a_seat_taken_in_person_or_by_a_delegate_refuses_the_other(alice: str, bob: str) -> None:
     if alice == bob:

@@ -74,6 +74,18 @@ def test_the_page_button_is_a_click_that_decides_nothing() -> None:
                 )
             }
         ),
+        urlencode(  # a value whose interrupt id is no string
+            {
+                "payload": json.dumps(
+                    {
+                        "type": "block_actions",
+                        "actions": [
+                            {"action_id": "waitgate:accept", "value": '{"t":"t","r":"r","n":"n","i":7}'}
+                        ],
+                    }
+                )
+            }
+        ),
     ],
 )
 def test_what_is_not_one_of_our_clicks_is_no_click(body: str) -> None:

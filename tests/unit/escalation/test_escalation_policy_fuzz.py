@@ -8,6 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from waitgate.errors import InterruptPayloadInvalidError
 from waitgate.escalation import parse_policy
 from waitgate.escalation.deadline_decision import check_resolve_with
@@ -61,14 +62,14 @@ def outcome(raw: Any, payload: dict[str, Any]) -> str:
     return "accepted"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(policies)
 def test_any_policy_is_accepted_or_refused_by_name(raw: Any) -> None:
     assert outcome(raw, APPROVAL) in ("accepted", "refused")
     assert outcome(raw, CLARIFICATION) in ("accepted", "refused")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(json_values)
 def test_any_deadline_value_is_accepted_or_refused_by_name(value: Any) -> None:
     raw = {"onDeadline": {"resolveWith": value}}

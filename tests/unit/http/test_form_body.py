@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from waitgate.errors import PayloadTooLargeError, ValidationFailedError, WaitgateError
 from waitgate.http.form_body import MAX_FIELDS, form_fields, is_form
 
@@ -54,7 +55,7 @@ def test_a_form_over_256_kb_is_413() -> None:
         form_fields(event(b"feedback=" + b"x" * 256 * 1024))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     body=st.binary(max_size=300)
     | st.text(max_size=200).map(lambda text: text.encode("utf-8", "surrogatepass"))

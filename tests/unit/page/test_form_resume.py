@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from tests.unit.page.filled_pages import ACCEPT_ONLY, APPROVAL, CLARIFICATION, CUSTOM, LOW_CONFIDENCE, NOW
 from waitgate.errors import ValidationFailedError
 from waitgate.page.form_resume import page_form_of, resume_value_from_form
@@ -33,7 +34,7 @@ FIELD_VALUES = st.sampled_from(
 ) | st.text(max_size=40)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data(), payload=st.sampled_from(PAYLOADS))
 def test_any_form_is_a_resume_value_of_json_or_a_400(data: st.DataObject, payload: dict[str, Any]) -> None:
     # Given any fields at all, of this page's and others

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from tests.unit.page.test_schema_form import BEYOND, DEFAULTED, SUPPORTED
 from waitgate.errors import ValidationFailedError
 from waitgate.page.schema_answers import ABSENT, read_value
@@ -105,6 +106,7 @@ def test_each_refusal_names_the_field(change: dict[str, str], path: str, says: s
         ({"type": "string", "format": "date-time"}, "2026-12-24T18:30:05Z", "2026-12-24T18:30:05Z"),
         ({"type": "array", "items": {"type": "integer"}}, " 1\r\n\r\n2 \r\n", [1, 2]),
         ({"type": "array", "items": {"type": "string"}}, "api\r\n web\r\n", ["api", "web"]),
+        ({"type": "array", "items": {"type": "number"}}, "2.0\n1.5", [2, 1.5]),
         ({"type": "string", "maxLength": 500}, "a\r\nb", "a\nb"),
         ({"oneOf": [{"type": "array"}]}, ' [1, "ü"] ', [1, "ü"]),
         ({"enum": [1, "1", None]}, "null", None),
@@ -121,6 +123,8 @@ def test_a_controls_text_is_the_value_its_schema_types(schema: Any, text: str, v
     [
         ({"type": "string", "pattern": "^[A-Z]{3}$"}, "euro", "the pattern ^[A-Z]{3}$"),
         ({"type": "string", "maxLength": 2}, "abc", "at most 2 characters"),
+        ({"type": "string", "minLength": 3}, "ab", "at least 3 characters"),
+        ({"type": "string", "format": "date"}, "next week", "real date"),
         ({"type": "number", "exclusiveMinimum": 0}, "0", "more than 0"),
         ({"type": "number", "maximum": 1}, "1.5", "at most 1"),
         ({"type": "number", "multipleOf": 0.5}, "0.3", "multiple of 0.5"),
@@ -176,7 +180,7 @@ def names_of(field: Field) -> list[str]:
     return sorted(field.names)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(data=st.data(), schema=st.sampled_from(CORPUS))
 def test_nothing_the_schema_refuses_is_accepted(data: st.DataObject, schema: Any) -> None:
     # Given any text in any of the form's fields

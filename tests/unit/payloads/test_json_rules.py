@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from waitgate.errors import ValidationFailedError
 from waitgate.payloads.json_rules import MAX_DEPTH, check_value, encoded_size, loads
 
@@ -23,7 +24,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(value=json_values)
 def test_any_i_json_value_reads_back_as_itself(value: Any) -> None:
     # Given any JSON value of Unicode strings and finite numbers / When its text is read / Then it is itself

@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from tests.unit.payloads.payload_corpus import corpus_files, load, model_accepts, schema_validator
 from waitgate.payloads import INTERRUPT_KINDS
 
@@ -89,21 +90,21 @@ def _assert_agree(payload: Any) -> None:
     assert by_models == by_schema, payload
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(payload=RANDOM_PAYLOADS)
 def test_random_objects_get_the_same_verdict(payload: dict[str, Any]) -> None:
     # Given a random object built from payload-like members and values
     _assert_agree(payload)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(payload=mutated_payloads())
 def test_mutated_corpus_payloads_get_the_same_verdict(payload: Any) -> None:
     # Given a valid corpus payload with members dropped, added or retyped
     _assert_agree(payload)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(value=JSON)
 def test_any_json_value_gets_the_same_verdict(value: Any) -> None:
     # Given any JSON value at all (list, scalar, object)

@@ -8,6 +8,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from waitgate.errors import ValidationFailedError
 from waitgate.payloads import (
     APPROVAL_ACTIONS,
@@ -18,7 +19,7 @@ from waitgate.payloads import (
 )
 
 FUZZ = settings(
-    max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(300), deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 
 scalars = (

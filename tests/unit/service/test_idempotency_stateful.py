@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from tests.fakes.memory import CountingIds, FixedClock, MemoryStore, RecordingWorkflow
+from tests.support.hypothesis_profiles import examples
 from waitgate.errors import WaitgateError
 from waitgate.http.idempotency import idempotency_ref
 from waitgate.run.answers import Answer, problem_answer
@@ -91,4 +92,4 @@ class OneInterrupt(RuleBasedStateMachine):
 
 
 TestOneInterrupt = OneInterrupt.TestCase
-TestOneInterrupt.settings = settings(max_examples=150, stateful_step_count=25, deadline=None)
+TestOneInterrupt.settings = settings(max_examples=examples(150), stateful_step_count=25, deadline=None)

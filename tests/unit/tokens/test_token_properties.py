@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support.hypothesis_profiles import examples
 from waitgate.errors import InterruptTokenInvalidError
 from waitgate.tokens import Keyring, TokenClaims, mint, verify
 
@@ -22,7 +23,7 @@ CLAIMS = TokenClaims("int_1", "run_1", "node", "tenant", "resolve", NOW + timede
 TOKEN = mint(CLAIMS, KEYRING)
 _, ALG, KID, PAYLOAD, MAC = TOKEN.split(".")
 B64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _b64(raw: bytes) -> str:
@@ -102,7 +103,7 @@ def test_extra_or_missing_segments(extra: list[str], prepend: bool) -> None:
     _assert_invalid(".".join(TOKEN.split(".")[: len(extra)]))
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.integers(4097, 1_000_000), st.sampled_from(["A", ".", "é", "\x00"]))
 def test_huge_inputs(size: int, char: str) -> None:
     _assert_invalid(TOKEN + char * (size - len(TOKEN)))
