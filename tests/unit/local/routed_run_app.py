@@ -1,4 +1,4 @@
-"""A function of the test of concurrent invocations (test_lambda_instances.py): our resolver answering
+"""A function of the test of concurrent invocations (test_lambda_instances.py): our router answering
 the runId it was routed on and the one `path_parameter` reads, once every invocation in flight has been
 routed (they meet at the barrier their events carry, so the requests really overlap)."""
 
@@ -7,14 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from waitgate.http.resolver import new_http_app, path_parameter
+from waitgate.http.router import Response
 
 app = new_http_app()
 
 
 @app.get("/runs/<runId>")
-def routed_run(runId: str) -> dict[str, str]:
+def routed_run(runId: str) -> Response[dict[str, str]]:
     app.current_event.raw_event["allRouted"].wait()
-    return {"routed": runId, "read": path_parameter(app, "runId")}
+    return Response(200, "application/json", {"routed": runId, "read": path_parameter(app, "runId")})
 
 
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
