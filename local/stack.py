@@ -56,8 +56,9 @@ from local.template.function_environment import apply_environment, shared_enviro
 from local.template.http_routes import routes_of
 from local.template.intrinsics import Intrinsics, parameter_values, pseudo_parameters
 from local.template.resources import Creator, StackContext, create_all
-from local.template.sam_template import load_template, translate
+from local.template.sam_template import load_template
 from local.template.stack_description import describe_stack
+from local.template.translation_cache import translate_cached
 
 logger = logging.getLogger(__name__)
 STACK_NAME = "waitgate-local"
@@ -291,7 +292,7 @@ def create_template_resources(
     }
     pseudo = pseudo_parameters(STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID)
     sam_template = load_template()
-    translated = translate(sam_template, {**overrides, **pseudo})
+    translated = translate_cached(sam_template, {**overrides, **pseudo})  # as translate, kept in .cache/
     intrinsics = Intrinsics(
         parameters={**parameter_values(translated.get("Parameters", {}), overrides), **pseudo},
         conditions=translated.get("Conditions", {}),
