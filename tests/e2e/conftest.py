@@ -20,7 +20,7 @@ import boto3
 import pytest
 
 from local.patches import strict_requests
-from local.stack_process import StackDidNotStartError, StackProcess, restart, started_stack
+from local.stack_process import StackDidNotStartError, StackProcess, restart, stack_environment, started_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 strict_requests.install()  # the tests' own AWS calls are checked as the stack checks its own
@@ -228,6 +228,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 @pytest.fixture(scope="session")
 def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
     with running_stack(tmp_path_factory.mktemp("waitgate-state")) as stack:
+        yield stack
+
+
+@pytest.fixture(scope="session")
+def reconciling_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
+    """A stack whose reconciler passes every second (WAITGATE_RECONCILE_SECONDS=1, the grace too), so a
+    heal takes seconds: one for the modules that need that setting (test_hop_faults_e2e.py,
+    test_reconciler_e2e.py, both OWN_STACKS so on one worker), not one each."""
+    state_dir: Path = tmp_path_factory.mktemp("waitgate-reconciling")
+    environment = {**stack_environment(state_dir), "WAITGATE_RECONCILE_SECONDS": "1"}
+    with running_stack(state_dir, environment) as stack:
         yield stack
 
 
