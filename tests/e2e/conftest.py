@@ -19,8 +19,10 @@ from typing import Any
 import boto3
 import pytest
 
+from local.cli.dev_jwt import dev_jwt
 from local.patches import strict_requests
 from local.stack_process import StackDidNotStartError, StackProcess, restart, stack_environment, started_stack
+from local.state.state_dir import StateDir
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 strict_requests.install()  # the tests' own AWS calls are checked as the stack checks its own
@@ -147,14 +149,17 @@ class LocalStackHandle:
         events = self.sfn.get_execution_history(executionArn=execution_arn, maxResults=1000)["events"]
         return [event["type"] for event in events[-count:]]
 
-    def jwt(self, sub: str, scopes: str = "", tenant: str | None = None, **options: str) -> str:
-        """A token minted by `waitgate dev-jwt` itself (options: groups, roles, ttl)."""
-        arguments = ["--sub", sub, "--scope", scopes]
-        if tenant is not None:
-            arguments += ["--tenant", tenant]
-        for name, value in options.items():
-            arguments += [f"--{name}", str(value)]
-        return run_local(["dev-jwt", *arguments], self.environment).stdout.strip()
+    def jwt(
+        self, sub: str, scopes: str = "", tenant: str | None = None, groups: str = "", roles: str = ""
+    ) -> str:
+        """A token as `waitgate dev-jwt` mints it (its own function, in this process: a test asks for
+        many, each process would cost a start; groups and roles comma-separated, as its flags take them).
+        What the command prints is test_local_stack.py's `test_dev_jwt_output_is_accepted`."""
+        return dev_jwt(StateDir(self.state_dir), sub, scopes, tenant, _listed(groups), _listed(roles))
+
+
+def _listed(comma_separated: str) -> list[str]:
+    return [item for item in comma_separated.split(",") if item]
 
 
 def run_local(arguments: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
