@@ -4,7 +4,7 @@ get_interrupt shows her decision; the same call retried is the same interrupt; a
 client sees nothing; hostile input is a JSON-RPC error and changes nothing; the 401 points at the
 resource metadata; `waitgate mcp` serves the same tools on stdio to the SDK's stdio client; and a
 client that is not ours (the MCP Inspector's CLI, the TypeScript SDK) lists and calls the tools. (A
-wait across the stack's restart is test_mcp_rounds_e2e.py's, beside the other MCP waits that share
+wait across the stack's restart is test_mcp_restart_e2e.py's, beside the other MCP waits that share
 its one restart.)"""
 
 from __future__ import annotations

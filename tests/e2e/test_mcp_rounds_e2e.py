@@ -2,20 +2,17 @@
 agent asks for her own approval through a client that declares URL-mode elicitation; the answer is an
 InputRequiredResult whose page is her own signed link and whose requestState is a waitgate token; she
 accepts by the link she was e-mailed; the SDK's client retries with the state and its call completes
-with her decision, and the ask's run is completed. The same across a restart of the stack while she
-decides; the same call again is the same interrupt; a forged, replayed or another tenant's state is
-refused with the JSON-RPC error and nothing changed; an agent that may not decide gets the pending
-interrupt at once. (An expired state is tests/integration/test_mcp_waiting.py's: it needs the clock.)
-And MCP Tasks: an agent's client that declares the extension gets a task, which completes with the
-decision alice makes by her e-mailed link, and which a restart of the stack does not lose. The MCP
-waits across a restart (a question asked, a round, a task) share one restart of one stack."""
+with her decision, and the ask's run is completed. The same call again is the same interrupt; a
+forged, replayed or another tenant's state is refused with the JSON-RPC error and nothing changed; an
+agent that may not decide gets the pending interrupt at once. (An expired state is
+tests/integration/test_mcp_waiting.py's: it needs the clock.) And MCP Tasks: an agent's client that
+declares the extension gets a task, which completes with the decision alice makes by her e-mailed
+link. (The same waits across a restart of the stack are test_mcp_restart_e2e.py's.)"""
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import httpx2
@@ -25,10 +22,10 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult
 
-from tests.e2e.conftest import OWN_STACKS, LocalStackHandle, running_stack
+from tests.e2e.conftest import LocalStackHandle
 from tests.e2e.test_mcp_e2e import AGENT_SCOPES, approve_by_link, call
 from tests.e2e.waiting import wait_for
-from tests.support.mcp_tasks_client import CreatedTask, PollingTasks, get_task
+from tests.support.mcp_tasks_client import PollingTasks
 
 pytestmark = pytest.mark.e2e
 ALICE_SCOPES = "interrupts:request runs:read approvals:respond"
@@ -45,7 +42,7 @@ def run_in_her_inbox(stack: LocalStackHandle, token: str, title: str) -> str | N
     return next((item["runId"] for item in items if item.get("title") == title), None)
 
 
-async def _with_client(
+async def with_client(
     stack: LocalStackHandle, token: str, use: Any, on_page: Any = None, extensions: Any = None
 ) -> Any:
     """`use(client)` on an SDK client over Streamable HTTP; with `on_page`, one that can open a page
@@ -63,7 +60,7 @@ async def _with_client(
 
 
 async def _with_page_client(stack: LocalStackHandle, token: str, use: Any, on_page: Any) -> Any:
-    return await _with_client(stack, token, use, on_page)
+    return await with_client(stack, token, use, on_page)
 
 
 async def _no_page(context: Any, params: Any) -> ElicitResult:
@@ -193,7 +190,7 @@ def test_an_agents_task_completes_with_the_decision_alice_makes_by_her_emailed_l
         return dict(result.structured_content or {})
 
     # When an agent whose client declares MCP Tasks asks for alice's approval
-    decided = asyncio.run(_with_client(local_stack, agent, asking, extensions=[tasks]))
+    decided = asyncio.run(with_client(local_stack, agent, asking, extensions=[tasks]))
     # Then its call became a task, working until alice decided, completed with her decision
     assert [task["status"] for task in tasks.polled] == ["working", "completed"]
     assert (tasks.created[0].task_id, decided["status"], decided["decidedBy"]) == (
@@ -202,127 +199,3 @@ def test_an_agents_task_completes_with_the_decision_alice_makes_by_her_emailed_l
         "alice",
     )
     assert run_in_her_inbox(local_stack, alice, ask["title"]) is None
-
-
-def create_task(stack: LocalStackHandle, token: str, ask: dict[str, Any]) -> str:
-    """The ask made by a client that declares MCP Tasks: the task's id."""
-
-    async def creating(client: Client) -> str:
-        created = await client.session.call_tool("request_approval", ask, allow_claimed=True)
-        assert isinstance(created, CreatedTask), created
-        return created.task_id
-
-    task_id: str = asyncio.run(_with_client(stack, token, creating, extensions=[PollingTasks()]))
-    return task_id
-
-
-def polled_task(stack: LocalStackHandle, token: str, task_id: str) -> dict[str, Any]:
-    """tasks/get of the task, by a client that declares MCP Tasks."""
-
-    async def get(client: Client) -> dict[str, Any]:
-        return await get_task(client.session, task_id)
-
-    task: dict[str, Any] = asyncio.run(_with_client(stack, token, get, extensions=[PollingTasks()]))
-    return task
-
-
-@dataclass
-class AskedAcrossRestart:
-    """One stack restarted (stopped as Ctrl-C does, started again on its state) while three MCP asks
-    waited, each set up before the restart as a client makes it: the three tests below share that one
-    restart (each start costs the CPU of a few hundred AWS calls); their runs are apart."""
-
-    stack: LocalStackHandle
-    agent: str
-    alice: str
-    question_run_id: str  # agent-7's ask_question, waiting
-    round_ask: dict[str, Any]  # alice's own ask, its first round's state in her client
-    round_state: str
-    round_run_id: str
-    task_id: str  # agent-7's request_approval as an MCP task, working
-
-
-@pytest.fixture(scope="module")
-def asked_across_restart(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AskedAcrossRestart]:
-    with running_stack(tmp_path_factory.mktemp("mcp-restarted")) as stack:
-        agent, alice = stack.jwt("agent-7", AGENT_SCOPES), stack.jwt("alice", ALICE_SCOPES)
-        question = call(
-            stack, agent, "ask_question", {"questions": [{"id": "region", "question": "Which region?"}]}
-        )
-        wait_for(lambda: stack.http.get("/interrupts", token=stack.jwt("alice", "runs:read")).status == 200)
-        round_ask = own_ask("Merge my fix?")
-        round_state = first_round(stack, alice, round_ask).request_state
-        assert round_state is not None
-        round_run_id = wait_for(lambda: run_in_her_inbox(stack, alice, round_ask["title"]), what="her ask")
-        task_id = create_task(stack, agent, own_ask("Rotate the certificates?"))
-        stack.restart()
-        yield AskedAcrossRestart(
-            stack, agent, alice, question["runId"], round_ask, round_state, round_run_id, task_id
-        )
-
-
-@OWN_STACKS
-def test_an_ask_waits_across_a_restart_and_resolves_after_it(
-    asked_across_restart: AskedAcrossRestart,
-) -> None:
-    # Given agent-7's question, asked before the stack restarted
-    stack, agent, run_id = (
-        asked_across_restart.stack,
-        asked_across_restart.agent,
-        asked_across_restart.question_run_id,
-    )
-    # Then after the restart it still waits, and alice's answer resolves it
-    assert call(stack, agent, "get_interrupt", {"run_id": run_id})["status"] == "pending"
-    answerer = stack.jwt("alice", "approvals:respond")
-    answer = stack.http.post(
-        f"/runs/{run_id}/interrupts/Interrupt",
-        {"resumeValue": {"answers": {"region": "eu-west-1"}}},
-        token=answerer,
-    )
-    assert answer.status == 200, answer.body
-    read = call(stack, agent, "get_interrupt", {"run_id": run_id})
-    assert (read["status"], read["resumeValue"]) == ("resolved", {"answers": {"region": "eu-west-1"}})
-
-
-@OWN_STACKS
-def test_the_round_survives_a_restart_while_alice_decides_and_its_state_is_good_once(
-    asked_across_restart: AskedAcrossRestart,
-) -> None:
-    # Given the first round's page and state in alice's client, from before the restart
-    asked = asked_across_restart
-    stack, alice, ask, state, run_id = (
-        asked.stack,
-        asked.alice,
-        asked.round_ask,
-        asked.round_state,
-        asked.round_run_id,
-    )
-    # When the stack restarted while she decides, and she accepts by her e-mailed link
-    approve_by_link(stack, run_id)
-    # Then the client's retry, to the restarted stack, completes with her decision
-    decided = retry(stack, alice, ask, state)
-    assert isinstance(decided, dict), decided
-    assert (decided["runId"], decided["status"], decided["decidedBy"]) == (run_id, "resolved", "alice")
-    assert decided["runStatus"] == "completed"
-    # And the same state again is refused (replayed), the decision unchanged
-    assert refusal_of(retry(stack, alice, ask, state)) == INVALID_STATE
-    assert call(stack, alice, "get_interrupt", {"run_id": run_id})["status"] == "resolved"
-
-
-@OWN_STACKS
-def test_a_task_survives_a_restart_of_the_stack_its_state_being_the_interrupt(
-    asked_across_restart: AskedAcrossRestart,
-) -> None:
-    # Given a task working when the stack restarted
-    stack, agent, task_id = (
-        asked_across_restart.stack,
-        asked_across_restart.agent,
-        asked_across_restart.task_id,
-    )
-    # When, after the restart, alice accepts by her link
-    assert polled_task(stack, agent, task_id)["status"] == "working"
-    approve_by_link(stack, task_id)
-    # Then tasks/get on the restarted stack reports it completed with her decision
-    task = polled_task(stack, agent, task_id)
-    assert task["status"] == "completed"
-    assert task["result"]["structuredContent"]["decidedBy"] == "alice"
