@@ -70,7 +70,7 @@ class AskedAcrossRestart:
     task_id: str  # agent-7's request_approval as an MCP task, working
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per worker, whatever order its tests come in
 def asked_across_restart(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AskedAcrossRestart]:
     with running_stack(tmp_path_factory.mktemp("mcp-restarted")) as stack:
         agent, alice = stack.jwt("agent-7", AGENT_SCOPES), stack.jwt("alice", ALICE_SCOPES)

@@ -78,7 +78,7 @@ class Restarted:
     durable_link: str
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per worker, whatever order its tests come in
 def restarted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Restarted]:
     state_dir = tmp_path_factory.mktemp("restarted")
     run_id = f"kept-{uuid.uuid4().hex[:8]}"
