@@ -31,9 +31,30 @@ strict_requests.install()  # the tests' own AWS calls are checked as the stack c
 # its own (`local_stack`). A group's tests run on one worker, one after another: the tests that start
 # stacks of their own (so one such stack at a time starts beside the workers' stacks), the docs'
 # walk-throughs (on one docs stack) and the browser tests (on one pair of browsers).
-OWN_STACKS = pytest.mark.xdist_group("own-stacks")
+OWN_STACKS = pytest.mark.xdist_group("own-stacks")  # honoured through the hook below
 DOCS_STACK = pytest.mark.xdist_group("docs-stack")
 BROWSERS = pytest.mark.xdist_group("browsers")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`--dist loadgroup` groups tests by the `@group` suffix of their node ids, which pytest-xdist 3.8
+    adds by setting `item._nodeid`; pytest 9.2 keeps a node's id in `item._id`, so that suffix never
+    appeared and every group's tests were spread over both workers (each worker started its own docs
+    stack, browsers and shared stacks). Here the suffix is set where pytest 9.2 reads it, unless xdist
+    set it already."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import coerce_node_id  # pytest 9.2's own, private: pinned in requirements.lock
+
+    for item in items:
+        names = {
+            str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+            for m in item.iter_markers("xdist_group")
+        }
+        suffix = "@" + "_".join(sorted(names))
+        if names and not item.nodeid.endswith(suffix):
+            item._id = coerce_node_id(item.nodeid + suffix)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
