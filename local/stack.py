@@ -17,6 +17,7 @@ from local.patches import (
     moto_news,
     moto_queries,
     past_schedules,
+    service_lookup,
     state_data_limit,
     stopped_executions,
     strict_requests,
@@ -187,6 +188,7 @@ class LocalStack:
         """What moto does differently from AWS, set right before the first AWS call (all idempotent,
         all through `local.patches.replace_attribute`); refused on a moto the patches were not written for."""
         check_moto_version()
+        service_lookup.install()  # moto's server lists its own modules once, not for every request
         strict_requests.install()  # every boto3 call of the process checked against its service model
         serialize_dynamodb_operations()
         moto_queries.install()  # a Query reads its partition (or its index), not the whole table sorted

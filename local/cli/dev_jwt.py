@@ -37,18 +37,34 @@ def add_jwt_parser(commands: Any) -> None:
 
 def print_dev_jwt(arguments: argparse.Namespace) -> int:
     """NoRunningStackError when no stack runs: its issuer URL (the API's) would be a guess."""
+    groups = [g for g in arguments.groups.split(",") if g]
+    roles = [r for r in arguments.roles.split(",") if r]
+    state_dir = StateDir.from_environment()
+    print(dev_jwt(state_dir, arguments.sub, arguments.scope, arguments.tenant, groups, roles, arguments.ttl))
+    return 0
+
+
+def dev_jwt(
+    state_dir: StateDir,
+    sub: str,
+    scope: str = "",
+    tenant: str | None = None,
+    groups: list[str] | None = None,
+    roles: list[str] | None = None,
+    ttl: int = 3600,
+) -> str:
+    """The JWT `waitgate dev-jwt` prints, signed by the issuer of the stack running on `state_dir`
+    (NoRunningStackError when none runs); for the e2e tests too, without a process each."""
     from local.standins.jwt_issuer import LocalIssuer, caller_claims  # PyJWT, cryptography: to sign
 
-    state_dir = StateDir.from_environment()
     description = running_stack_description(state_dir)
     issuer = LocalIssuer.of_running_stack(state_dir)
     claims = caller_claims(
-        sub=arguments.sub,
-        scope=arguments.scope,
-        tenant=arguments.tenant,
+        sub=sub,
+        scope=scope,
+        tenant=tenant,
         tenant_claim=description.get("jwt", {}).get("tenantClaim", "tenant"),
-        groups=[g for g in arguments.groups.split(",") if g],
-        roles=[r for r in arguments.roles.split(",") if r],
+        groups=groups or [],
+        roles=roles or [],
     )
-    print(issuer.mint(claims, ttl_seconds=arguments.ttl))
-    return 0
+    return issuer.mint(claims, ttl_seconds=ttl)

@@ -14,7 +14,8 @@ from local.template.data_resources import DATA_CREATORS
 from local.template.event_resources import EVENT_CREATORS
 from local.template.intrinsics import Intrinsics, parameter_values, pseudo_parameters
 from local.template.resources import Creator, StackContext, create_all
-from local.template.sam_template import load_template, translate
+from local.template.sam_template import load_template
+from local.template.translation_cache import translate_cached
 
 STACK_NAME = "waitgate-local"
 OVERRIDE_PRINCIPALS = ["oncall-lead"]
@@ -41,7 +42,7 @@ def create_template_resources(
     }
     pseudo = pseudo_parameters(STACK_NAME, LOCAL_REGION, LOCAL_ACCOUNT_ID)
     sam_template = load_template()
-    translated = translate(sam_template, {**overrides, **pseudo})
+    translated = translate_cached(sam_template, {**overrides, **pseudo})  # as translate, kept in .cache/
     intrinsics = Intrinsics(
         parameters={**parameter_values(translated.get("Parameters", {}), overrides), **pseudo},
         conditions=translated.get("Conditions", {}),

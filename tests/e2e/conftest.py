@@ -19,8 +19,10 @@ from typing import Any
 import boto3
 import pytest
 
+from local.cli.dev_jwt import dev_jwt
 from local.patches import strict_requests
-from local.stack_process import StackDidNotStartError, StackProcess, restart, started_stack
+from local.stack_process import StackDidNotStartError, StackProcess, restart, stack_environment, started_stack
+from local.state.state_dir import StateDir
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 strict_requests.install()  # the tests' own AWS calls are checked as the stack checks its own
@@ -29,9 +31,30 @@ strict_requests.install()  # the tests' own AWS calls are checked as the stack c
 # its own (`local_stack`). A group's tests run on one worker, one after another: the tests that start
 # stacks of their own (so one such stack at a time starts beside the workers' stacks), the docs'
 # walk-throughs (on one docs stack) and the browser tests (on one pair of browsers).
-OWN_STACKS = pytest.mark.xdist_group("own-stacks")
+OWN_STACKS = pytest.mark.xdist_group("own-stacks")  # honoured through the hook below
 DOCS_STACK = pytest.mark.xdist_group("docs-stack")
 BROWSERS = pytest.mark.xdist_group("browsers")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`--dist loadgroup` groups tests by the `@group` suffix of their node ids, which pytest-xdist 3.8
+    adds by setting `item._nodeid`; pytest 9.2 keeps a node's id in `item._id`, so that suffix never
+    appeared and every group's tests were spread over both workers (each worker started its own docs
+    stack, browsers and shared stacks). Here the suffix is set where pytest 9.2 reads it, unless xdist
+    set it already."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import coerce_node_id  # pytest 9.2's own, private: pinned in requirements.lock
+
+    for item in items:
+        names = {
+            str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+            for m in item.iter_markers("xdist_group")
+        }
+        suffix = "@" + "_".join(sorted(names))
+        if names and not item.nodeid.endswith(suffix):
+            item._id = coerce_node_id(item.nodeid + suffix)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -147,14 +170,17 @@ class LocalStackHandle:
         events = self.sfn.get_execution_history(executionArn=execution_arn, maxResults=1000)["events"]
         return [event["type"] for event in events[-count:]]
 
-    def jwt(self, sub: str, scopes: str = "", tenant: str | None = None, **options: str) -> str:
-        """A token minted by `waitgate dev-jwt` itself (options: groups, roles, ttl)."""
-        arguments = ["--sub", sub, "--scope", scopes]
-        if tenant is not None:
-            arguments += ["--tenant", tenant]
-        for name, value in options.items():
-            arguments += [f"--{name}", str(value)]
-        return run_local(["dev-jwt", *arguments], self.environment).stdout.strip()
+    def jwt(
+        self, sub: str, scopes: str = "", tenant: str | None = None, groups: str = "", roles: str = ""
+    ) -> str:
+        """A token as `waitgate dev-jwt` mints it (its own function, in this process: a test asks for
+        many, each process would cost a start; groups and roles comma-separated, as its flags take them).
+        What the command prints is test_local_stack.py's `test_dev_jwt_output_is_accepted`."""
+        return dev_jwt(StateDir(self.state_dir), sub, scopes, tenant, _listed(groups), _listed(roles))
+
+
+def _listed(comma_separated: str) -> list[str]:
+    return [item for item in comma_separated.split(",") if item]
 
 
 def run_local(arguments: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -228,6 +254,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 @pytest.fixture(scope="session")
 def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
     with running_stack(tmp_path_factory.mktemp("waitgate-state")) as stack:
+        yield stack
+
+
+@pytest.fixture(scope="session")
+def reconciling_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
+    """A stack whose reconciler passes every second (WAITGATE_RECONCILE_SECONDS=1, the grace too), so a
+    heal takes seconds: one for the modules that need that setting (test_hop_faults_e2e.py,
+    test_reconciler_e2e.py, both OWN_STACKS so on one worker), not one each."""
+    state_dir: Path = tmp_path_factory.mktemp("waitgate-reconciling")
+    environment = {**stack_environment(state_dir), "WAITGATE_RECONCILE_SECONDS": "1"}
+    with running_stack(state_dir, environment) as stack:
         yield stack
 
 

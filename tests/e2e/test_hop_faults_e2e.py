@@ -3,22 +3,21 @@ the fault injected (local/patches/faults.py, switched per test through the state
 file, and seen in its `faults.jsonl`), and the run still ends as the invariant says — resumed once
 with its one resolution, failed by name, or parked for an operator who re-drives it — healed by the
 hop that stands behind the lost one (the outbox, the reconciler). One stack for all of them, of its
-own: its reconciler passes every second (WAITGATE_RECONCILE_SECONDS=1, the grace too), so a heal
-takes seconds; the last test restarts it while runs are in flight."""
+own (`reconciling_stack`, shared with test_reconciler_e2e.py, which needs the same setting): its
+reconciler passes every second (WAITGATE_RECONCILE_SECONDS=1, the grace too), so a heal takes
+seconds; the last test restarts it while runs are in flight."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from local.patches.fault_log import FaultLog
-from local.stack_process import stack_environment
-from tests.e2e.conftest import OWN_STACKS, REFUSED_LINE, LocalStackHandle, run_local, running_stack
+from tests.e2e.conftest import OWN_STACKS, REFUSED_LINE, LocalStackHandle, run_local
 from tests.e2e.test_durability_e2e import ended
 from tests.e2e.test_escalation_e2e import approval
 from tests.e2e.test_kinds_e2e import SampleRun, wait_for
@@ -28,18 +27,11 @@ pytestmark = [pytest.mark.e2e, OWN_STACKS]
 CUSTOM = {"kind": "custom", "key": "label", "data": {"customKind": "acme.label"}}
 
 
-@pytest.fixture(scope="module")
-def faulty_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
-    state_dir: Path = tmp_path_factory.mktemp("waitgate-hop-faults")
-    environment = {**stack_environment(state_dir), "WAITGATE_RECONCILE_SECONDS": "1"}
-    with running_stack(state_dir, environment) as stack:
-        yield stack
-
-
 @pytest.fixture
-def stack(faulty_stack: LocalStackHandle) -> Iterator[LocalStackHandle]:
-    """The module's stack with no faults switched on; afterwards none again, and no call of the stack
-    while the test ran that AWS would refuse."""
+def stack(reconciling_stack: LocalStackHandle) -> Iterator[LocalStackHandle]:
+    """The reconciling stack (tests/e2e/conftest.py) with no faults switched on; afterwards none again,
+    and no call of the stack while the test ran that AWS would refuse."""
+    faulty_stack = reconciling_stack
     switch_faults(faulty_stack, "")
     seen = len(faulty_stack.output)
     yield faulty_stack

@@ -134,8 +134,11 @@ def test_bad_jwt_is_401_problem(local_stack: LocalStackHandle, case: str) -> Non
 
 
 def test_dev_jwt_output_is_accepted(local_stack: LocalStackHandle) -> None:
-    # Given a token printed by `waitgate dev-jwt`
-    token = local_stack.jwt("alice", "approvals:respond", tenant="acme", groups="g1,g2")
+    # Given a token printed by `waitgate dev-jwt` (its own process, as a shell runs it)
+    arguments = ["--sub", "alice", "--scope", "approvals:respond", "--tenant", "acme", "--groups", "g1,g2"]
+    printed = run_local(["dev-jwt", *arguments], local_stack.environment)
+    assert printed.returncode == 0, printed.stderr
+    token = printed.stdout.strip()
     # When it is used on a route for a run that does not exist
     answer = local_stack.http.post(
         resolve_path(f"run-{uuid.uuid4().hex}"), {"resumeValue": RESUME_VALUE}, token=token

@@ -2,9 +2,10 @@
 Streamable HTTP (issue 31): an agent asks for alice's approval, alice accepts by her e-mailed link,
 get_interrupt shows her decision; the same call retried is the same interrupt; another tenant's
 client sees nothing; hostile input is a JSON-RPC error and changes nothing; the 401 points at the
-resource metadata; a wait survives the stack's restart; `waitgate mcp` serves the same tools on
-stdio to the SDK's stdio client; and a client that is not ours (the MCP Inspector's CLI, the
-TypeScript SDK) lists and calls the tools."""
+resource metadata; `waitgate mcp` serves the same tools on stdio to the SDK's stdio client; and a
+client that is not ours (the MCP Inspector's CLI, the TypeScript SDK) lists and calls the tools. (A
+wait across the stack's restart is test_mcp_restart_e2e.py's, beside the other MCP waits that share
+its one restart.)"""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import asyncio
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx2
@@ -21,7 +21,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from tests.e2e.conftest import OWN_STACKS, REPO_ROOT, LocalStackHandle, run_local, running_stack
+from tests.e2e.conftest import REPO_ROOT, LocalStackHandle, run_local
 from tests.e2e.inspector_cli import InspectorMissingError, inspect
 from tests.e2e.waiting import wait_for
 
@@ -197,27 +197,6 @@ def test_without_a_valid_token_the_401_points_at_the_resource_metadata(local_sta
         document = local_stack.http.get(path).json()
         assert document["resource"] == local_stack.api_url + "/mcp"
         assert document["authorization_servers"] == [local_stack.description["jwt"]["issuer"]]
-
-
-@OWN_STACKS
-def test_an_ask_waits_across_a_restart_and_resolves_after_it(tmp_path: Path) -> None:
-    with running_stack(tmp_path) as stack:
-        agent = stack.jwt("agent-7", AGENT_SCOPES)
-        asked = call(
-            stack, agent, "ask_question", {"questions": [{"id": "region", "question": "Which region?"}]}
-        )
-        wait_for(lambda: stack.http.get("/interrupts", token=stack.jwt("alice", "runs:read")).status == 200)
-        stack.restart()
-        assert call(stack, agent, "get_interrupt", {"run_id": asked["runId"]})["status"] == "pending"
-        answerer = stack.jwt("alice", "approvals:respond")
-        answer = stack.http.post(
-            f"/runs/{asked['runId']}/interrupts/Interrupt",
-            {"resumeValue": {"answers": {"region": "eu-west-1"}}},
-            token=answerer,
-        )
-        assert answer.status == 200, answer.body
-        read = call(stack, agent, "get_interrupt", {"run_id": asked["runId"]})
-        assert (read["status"], read["resumeValue"]) == ("resolved", {"answers": {"region": "eu-west-1"}})
 
 
 def test_waitgate_mcp_serves_the_tools_on_stdio_forwarded_to_the_stack(local_stack: LocalStackHandle) -> None:

@@ -2,18 +2,17 @@
 agent asks for her own approval through a client that declares URL-mode elicitation; the answer is an
 InputRequiredResult whose page is her own signed link and whose requestState is a waitgate token; she
 accepts by the link she was e-mailed; the SDK's client retries with the state and its call completes
-with her decision, and the ask's run is completed. The same across a restart of the stack while she
-decides; the same call again is the same interrupt; a forged, replayed or another tenant's state is
-refused with the JSON-RPC error and nothing changed; an agent that may not decide gets the pending
-interrupt at once. (An expired state is tests/integration/test_mcp_waiting.py's: it needs the clock.)
-And MCP Tasks: an agent's client that declares the extension gets a task, which completes with the
-decision alice makes by her e-mailed link, and which a restart of the stack does not lose."""
+with her decision, and the ask's run is completed. The same call again is the same interrupt; a
+forged, replayed or another tenant's state is refused with the JSON-RPC error and nothing changed; an
+agent that may not decide gets the pending interrupt at once. (An expired state is
+tests/integration/test_mcp_waiting.py's: it needs the clock.) And MCP Tasks: an agent's client that
+declares the extension gets a task, which completes with the decision alice makes by her e-mailed
+link. (The same waits across a restart of the stack are test_mcp_restart_e2e.py's.)"""
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -23,10 +22,10 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult
 
-from tests.e2e.conftest import OWN_STACKS, LocalStackHandle, running_stack
+from tests.e2e.conftest import LocalStackHandle
 from tests.e2e.test_mcp_e2e import AGENT_SCOPES, approve_by_link, call
 from tests.e2e.waiting import wait_for
-from tests.support.mcp_tasks_client import CreatedTask, PollingTasks, get_task
+from tests.support.mcp_tasks_client import PollingTasks
 
 pytestmark = pytest.mark.e2e
 ALICE_SCOPES = "interrupts:request runs:read approvals:respond"
@@ -43,7 +42,7 @@ def run_in_her_inbox(stack: LocalStackHandle, token: str, title: str) -> str | N
     return next((item["runId"] for item in items if item.get("title") == title), None)
 
 
-async def _with_client(
+async def with_client(
     stack: LocalStackHandle, token: str, use: Any, on_page: Any = None, extensions: Any = None
 ) -> Any:
     """`use(client)` on an SDK client over Streamable HTTP; with `on_page`, one that can open a page
@@ -61,7 +60,7 @@ async def _with_client(
 
 
 async def _with_page_client(stack: LocalStackHandle, token: str, use: Any, on_page: Any) -> Any:
-    return await _with_client(stack, token, use, on_page)
+    return await with_client(stack, token, use, on_page)
 
 
 async def _no_page(context: Any, params: Any) -> ElicitResult:
@@ -173,28 +172,6 @@ def test_a_forged_or_another_tenants_state_is_refused_and_an_agent_that_may_not_
     assert asyncio.run(_with_page_client(local_stack, agent, asking, _no_page))["status"] == "pending"
 
 
-@OWN_STACKS
-def test_the_round_survives_a_restart_while_alice_decides_and_its_state_is_good_once(tmp_path: Path) -> None:
-    with running_stack(tmp_path) as stack:
-        alice = stack.jwt("alice", ALICE_SCOPES)
-        ask = own_ask("Merge my fix?")
-        # Given the first round's page and state in alice's client
-        state = first_round(stack, alice, ask).request_state
-        assert state is not None
-        run_id = wait_for(lambda: run_in_her_inbox(stack, alice, ask["title"]), what="her ask")
-        # When the stack restarts while she decides, and she accepts by her e-mailed link
-        stack.restart()
-        approve_by_link(stack, run_id)
-        # Then the client's retry, to the restarted stack, completes with her decision
-        decided = retry(stack, alice, ask, state)
-        assert isinstance(decided, dict), decided
-        assert (decided["runId"], decided["status"], decided["decidedBy"]) == (run_id, "resolved", "alice")
-        assert decided["runStatus"] == "completed"
-        # And the same state again is refused (replayed), the decision unchanged
-        assert refusal_of(retry(stack, alice, ask, state)) == INVALID_STATE
-        assert call(stack, alice, "get_interrupt", {"run_id": run_id})["status"] == "resolved"
-
-
 def test_an_agents_task_completes_with_the_decision_alice_makes_by_her_emailed_link(
     local_stack: LocalStackHandle,
 ) -> None:
@@ -213,7 +190,7 @@ def test_an_agents_task_completes_with_the_decision_alice_makes_by_her_emailed_l
         return dict(result.structured_content or {})
 
     # When an agent whose client declares MCP Tasks asks for alice's approval
-    decided = asyncio.run(_with_client(local_stack, agent, asking, extensions=[tasks]))
+    decided = asyncio.run(with_client(local_stack, agent, asking, extensions=[tasks]))
     # Then its call became a task, working until alice decided, completed with her decision
     assert [task["status"] for task in tasks.polled] == ["working", "completed"]
     assert (tasks.created[0].task_id, decided["status"], decided["decidedBy"]) == (
@@ -222,31 +199,3 @@ def test_an_agents_task_completes_with_the_decision_alice_makes_by_her_emailed_l
         "alice",
     )
     assert run_in_her_inbox(local_stack, alice, ask["title"]) is None
-
-
-@OWN_STACKS
-def test_a_task_survives_a_restart_of_the_stack_its_state_being_the_interrupt(tmp_path: Path) -> None:
-    with running_stack(tmp_path) as stack:
-        agent = stack.jwt("agent-7", AGENT_SCOPES)
-        ask = own_ask("Rotate the certificates?")
-
-        async def creating(client: Client) -> str:
-            created = await client.session.call_tool("request_approval", ask, allow_claimed=True)
-            assert isinstance(created, CreatedTask), created
-            return created.task_id
-
-        async def polling(task_id: str) -> Any:
-            async def get(client: Client) -> dict[str, Any]:
-                return await get_task(client.session, task_id)
-
-            return await _with_client(stack, agent, get, extensions=[PollingTasks()])
-
-        task_id = asyncio.run(_with_client(stack, agent, creating, extensions=[PollingTasks()]))
-        # When the stack restarts while the task is working, and alice then accepts by her link
-        stack.restart()
-        assert asyncio.run(polling(task_id))["status"] == "working"
-        approve_by_link(stack, task_id)
-        # Then tasks/get on the restarted stack reports it completed with her decision
-        task = asyncio.run(polling(task_id))
-        assert task["status"] == "completed"
-        assert task["result"]["structuredContent"]["decidedBy"] == "alice"

@@ -7,28 +7,17 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from local.stack_process import stack_environment
-from tests.e2e.conftest import LocalStackHandle, running_stack
+from tests.e2e.conftest import OWN_STACKS, LocalStackHandle
 from tests.e2e.test_kinds_e2e import SampleRun
 from tests.e2e.waiting import wait_for
 from waitgate.sdk import interrupt_task_state
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, OWN_STACKS]  # its stack is test_hop_faults_e2e.py's (conftest)
 
 CUSTOM = {"kind": "custom", "key": "label-run", "data": {"customKind": "acme.label"}}
-
-
-@pytest.fixture(scope="module")
-def quick_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStackHandle]:
-    state_dir: Path = tmp_path_factory.mktemp("waitgate-reconciler")
-    environment = {**stack_environment(state_dir), "WAITGATE_RECONCILE_SECONDS": "1"}
-    with running_stack(state_dir, environment) as stack:
-        yield stack
 
 
 def own_machine(stack: LocalStackHandle) -> str:
@@ -45,9 +34,9 @@ def own_machine(stack: LocalStackHandle) -> str:
 
 
 def test_a_run_whose_end_no_event_delivers_is_cancelled_by_the_reconciler(
-    quick_stack: LocalStackHandle,
+    reconciling_stack: LocalStackHandle,
 ) -> None:
-    stack = quick_stack
+    stack = reconciling_stack
     machine = own_machine(stack)
     stack.description["stateMachines"]["mine"] = machine
     run = SampleRun(stack, "mine", {"interrupt": CUSTOM})

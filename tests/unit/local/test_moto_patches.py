@@ -70,3 +70,30 @@ def test_a_stopped_execution_stays_aborted_whatever_its_worker_ends_with() -> No
     # And one still running fails as moto says
     running = ended(ExecutionStatus.RUNNING)
     assert (running.exec_status, running.error) == (ExecutionStatus.FAILED, "States.Runtime")
+
+
+def test_moto_lists_its_modules_once_and_dispatches_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given moto's module list as its server read it for each request, and the patch installed
+    import os
+
+    from moto import backends
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+
+    from local.patches import service_lookup
+
+    package = os.path.dirname(backends.__file__)
+    listed_each_time = [
+        name
+        for name in sorted(os.listdir(package))
+        if os.path.isdir(os.path.join(package, name)) and not name.startswith("__")
+    ]
+    service_lookup.install()
+    service_lookup.install()
+    # When the server dispatches requests, with moto's directory no longer listable
+    monkeypatch.setattr(os, "listdir", lambda *_: pytest.fail("moto's package was listed again"))
+    dispatcher = DomainDispatcherApplication(create_backend_app)
+    # Then the list is the same, in the same order, and a host still finds its service
+    assert is_patched(backends, "list_of_moto_modules")
+    assert list(backends.list_of_moto_modules()) == listed_each_time
+    assert dispatcher.get_backend_for_host("dynamodb") == "dynamodb"
+    assert dispatcher.get_backend_for_host("states.us-east-1.amazonaws.com") == "stepfunctions"
