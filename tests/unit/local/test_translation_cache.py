@@ -143,9 +143,10 @@ def test_only_the_newest_entries_are_kept(tmp_path: Path, definition_file: Path)
 
 def test_the_translation_of_template_yaml_does_not_depend_on_the_start_s_urls() -> None:
     # Given template.yaml with the parameters a local stack starts with, on two sets of ports
-    from local.stack import LOCAL_ACCOUNT_ID, LOCAL_REGION, STACK_NAME
+    from local.standins.moto_server import LOCAL_ACCOUNT_ID, LOCAL_REGION
     from local.template.intrinsics import pseudo_parameters
     from local.template.sam_template import load_template
+    from local.template.stack_resources import STACK_NAME
 
     def started_on(port: int) -> dict[str, str]:
         urls = {name: f"http://127.0.0.1:{port}/{name}" for name in translation_cache.PER_START}
