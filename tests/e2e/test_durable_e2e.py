@@ -173,9 +173,14 @@ def test_two_resolves_racing_give_exactly_one_delivery(local_stack: LocalStackHa
 
 
 def test_the_replay_after_the_answer_asks_nobody_again(local_stack: LocalStackHandle) -> None:
-    # Given a durable function resolved by alice
+    # Given a durable function that suspended on its wait (its first invocation ended), resolved by alice
     run = DurableRun(local_stack)
-    assert post_link(run.link("alice")).status == 200
+    link = run.link("alice")
+    wait_for(
+        lambda: "InvocationCompleted" in [event["EventType"] for event in run.history()] or None,
+        what="the first invocation's end: the function suspended on the callback",
+    )
+    assert post_link(link).status == 200
     assert run.ended()["Status"] == "SUCCEEDED"
     # Then the function ran again from the top (a replay: two invocations) ...
     history = run.history()
