@@ -27,8 +27,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import boto3
-
 from bench.durable_roundtrip import ACCEPT
 from bench.local_stack import BenchStack, Deadline
 from bench.samples import APPROVAL
@@ -118,13 +116,7 @@ def measure_durable(runs: int = RUNS) -> DurableFigures:
     deadline = Deadline(LIMIT_SECONDS, "cost: durable executions")
     figures = DurableFigures()
     with BenchStack() as stack:
-        lambdas = boto3.client(
-            "lambda",
-            endpoint_url=stack.description["durable"]["endpointUrl"],
-            region_name=str(stack.description["region"]),
-            aws_access_key_id="local",
-            aws_secret_access_key="local",
-        )
+        lambdas = stack.durable_lambdas()
         token = stack.jwt("alice", "approvals:respond")
         for _ in range(runs):
             arn = _decided_after_suspending(stack, lambdas, token, deadline)

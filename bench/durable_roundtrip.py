@@ -12,8 +12,6 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-import boto3
-
 from bench.local_stack import BenchStack, Deadline
 from bench.report import Row
 from bench.samples import APPROVAL
@@ -80,13 +78,7 @@ def _workflow_run(stack: BenchStack, token: str, deadline: Deadline) -> tuple[fl
 def run() -> list[Row]:
     deadline = Deadline(LIMIT_SECONDS, "durable round trip")
     with BenchStack() as stack:
-        lambdas = boto3.client(
-            "lambda",
-            endpoint_url=stack.description["durable"]["endpointUrl"],
-            region_name=str(stack.description["region"]),
-            aws_access_key_id="local",
-            aws_secret_access_key="local",
-        )
+        lambdas = stack.durable_lambdas()
         token = stack.jwt("alice", "approvals:respond")
         durable = [_durable_run(stack, lambdas, token, deadline) for _ in range(RUNS)]
         workflow = [_workflow_run(stack, token, deadline) for _ in range(RUNS)]

@@ -72,6 +72,16 @@ class BenchStack:
     def state_machine(self, key: str = "interrupt") -> str:
         return str(self.description["stateMachines"][key])
 
+    def durable_lambdas(self) -> Any:
+        """A Lambda client of the stack's durable endpoint (its executions and their histories)."""
+        return boto3.client(
+            "lambda",
+            endpoint_url=self.description["durable"]["endpointUrl"],
+            region_name=str(self.description["region"]),
+            aws_access_key_id="local",
+            aws_secret_access_key="local",
+        )
+
     def client(self, service: str, **config: Any) -> Any:
         from botocore.config import Config
 
