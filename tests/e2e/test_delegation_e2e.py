@@ -21,6 +21,11 @@ def at(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+def delegate(stack: LocalStackHandle, delegator: str, to: str, lasting: timedelta) -> None:
+    """`waitgate directory delegate` from `delegator` to `to`, until `lasting` from now."""
+    directory(stack, "delegate", "--from", delegator, "--to", to, "--until", at(datetime.now(UTC) + lasting))
+
+
 def inbox_match(stack: LocalStackHandle, principal: str, run_id: str) -> str | None:
     """The matchedBy of the run's item in the principal's inbox, None when it is not listed."""
     listed = stack.http.get("/interrupts?status=pending", token=stack.jwt(principal, SCOPE))
@@ -32,16 +37,7 @@ def inbox_match(stack: LocalStackHandle, principal: str, run_id: str) -> str | N
 def test_bob_decides_for_alice_while_it_holds_and_not_after(local_stack: LocalStackHandle) -> None:
     # Given alice delegating to bob for a day, and a 2-of-2 approval asking alice and carol
     alice, bob, carol = (f"{name}-{uuid.uuid4().hex[:8]}" for name in ("alice", "bob", "carol"))
-    directory(
-        local_stack,
-        "delegate",
-        "--from",
-        alice,
-        "--to",
-        bob,
-        "--until",
-        at(datetime.now(UTC) + timedelta(days=1)),
-    )
+    delegate(local_stack, alice, bob, timedelta(days=1))
     assert directory(local_stack, "delegations", "--to", bob).split()[0] == alice
     run = Run(local_stack, approval(requiredApprovals=2, approversList=[alice, carol]))
     # Then bob's inbox lists it, saying he decides for alice
@@ -61,16 +57,7 @@ def test_bob_decides_for_alice_while_it_holds_and_not_after(local_stack: LocalSt
     ]
 
     # Given the delegation replaced by one ending a few seconds from now, and a new approval for alice
-    directory(
-        local_stack,
-        "delegate",
-        "--from",
-        alice,
-        "--to",
-        bob,
-        "--until",
-        at(datetime.now(UTC) + timedelta(seconds=2)),
-    )
+    delegate(local_stack, alice, bob, timedelta(seconds=2))
     later = Run(local_stack, approval(approversList=[alice]))
     # When it has ended (the directory says so), bob votes
     wait_for(
