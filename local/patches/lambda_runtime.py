@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from local.patches import invocation_logs, replace_attribute, resolver_events
+from local.patches import invocation_logs, replace_attribute
 from local.patches.faults import HandlerKilled
 from local.template.sam_template import REPO_ROOT
 
@@ -81,14 +81,12 @@ class FunctionRegistry:
     """The functions the stack created, by name, each with a pool of warm instances.
 
     Like Lambda, an instance serves one invocation at a time: concurrent invocations of a function
-    get separate instances (separate imports of its module), so module-level state such as a
-    Powertools resolver's `current_event` is never shared between two requests in flight. What the
-    instances' shared modules keep at class level is made per instance by a patch: Powertools keeps
-    the event being resolved on its `BaseRouter` class (resolver_events).
+    get separate instances (separate imports of its module), so module-level state such as the
+    router's request (`waitgate.http.router.HttpApp`, kept on the app) is never shared between two
+    requests in flight.
     """
 
     def __init__(self) -> None:
-        resolver_events.install()
         self._functions: dict[str, LocalFunction] = {}
         self._idle: dict[str, list[Handler]] = {}
         self._instances: dict[str, int] = {}

@@ -31,15 +31,10 @@ class FakeLambdaContext:
 
 
 class Handler:
-    """One Lambda instance of a function: a fresh import of its app.py. Instances called at once from
-    threads share Powertools, which keeps the event being resolved on a class: each resolver keeps its
-    own here, as in the local stack (local/patches/resolver_events.py), or one thread's request would
-    be answered with another's caller and path."""
+    """One Lambda instance of a function: a fresh import of its app.py, so instances called at once
+    from threads each route on their own app and request, as in the local stack."""
 
     def __init__(self, function: str) -> None:
-        from local.patches import resolver_events
-
-        resolver_events.install()
         path = REPO_ROOT / "functions" / function / "app.py"
         name = f"functions_{function}_instance_{next(_instances)}"
         spec = importlib.util.spec_from_file_location(name, path)
