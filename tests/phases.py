@@ -5,10 +5,10 @@ five slowest tests, and the layer's coverage.
 
     python -m tests.phases --behind "static unit integration" "e2e static unit integration"
 
-`--behind` names the phases that run at a lower CPU priority (`--nice`, 10 unless said): on a
-machine with fewer cores than runnable processes, the phases not named (the end-to-end tests, whose
-local stacks must answer in time) get the CPU first, and those named use what is left, so the
-CPU-bound phases run in the time the end-to-end tests spend waiting instead of after them.
+`--behind` names the phases that may run at a lower CPU priority (`--nice`; 10 unless said): on a
+machine with fewer cores than runnable processes, the phases not named get the CPU first. `make test`
+passes `--nice 0` unless TEST_BEHIND_NICE says otherwise (the Makefile says why): every phase then
+competes equally, and the CPU-bound phases still run in the time the end-to-end tests spend waiting.
 
 A phase that is a pytest run writes its JUnit XML to .cache/test-reports/PHASE.xml and its coverage
 data to .cache/coverage/PHASE (the Makefile says so); this runner only reads them. The first stage
@@ -85,7 +85,7 @@ def run_stage(
             preexec_fn=functools.partial(os.nice, niceness) if name in behind else None,
         )
         running[name] = (process, log)
-        said = f" (behind: nice {niceness})" if name in behind else ""
+        said = f" (behind: nice {niceness})" if name in behind and niceness else ""
         print(f"make test: {name} started{said}", flush=True)
     phases = []
     while running:
