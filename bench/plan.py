@@ -34,7 +34,7 @@ PLANS: dict[str, Plan] = {
     "cpu": Plan(150),  # jsonschema and Powertools validate, 30-55 ms a call, are most of it
     "tokens": Plan(60),
     "scale": Plan(150),
-    # seeding the resolved interrupts is most of it: 20,000 (as reconcile's), 100,000 alone
+    # seeding the resolved interrupts is most of it: 20,000 (as reconcile's); 100,000 in `-m bench.inbox`
     "inbox": Plan(240, {"WAITGATE_BENCH_INBOX_RESOLVED": "20000"}),
     "throughput": Plan(330, {"THROUGHPUT_INTERRUPTS": "100"}),
     "soak": Plan(180, {"SOAK_INTERRUPTS": "100"}),
@@ -43,7 +43,8 @@ PLANS: dict[str, Plan] = {
     "first_request": Plan(240),  # 30 fresh processes, each importing a handler and making its first call
     "slack_ack": Plan(210),  # 100 clicks, each a fresh process (the first 10 two): stops with those done
     "cli_start": Plan(180),
-    "stack_costs": Plan(180, {"WAITGATE_BENCH_IDLE_SECONDS": "15"}),  # 3 stacks, each idle 15 s (30 alone)
+    # three stacks, each idle 15 s (30 in `python -m bench.stack_costs`)
+    "stack_costs": Plan(180, {"WAITGATE_BENCH_IDLE_SECONDS": "15"}),
     "durable_roundtrip": Plan(150),
     "mcp_roundtrip": Plan(150),
 }
