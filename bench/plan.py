@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 RUN_SECONDS = 25 * 60
 STOP_GRACE_SECONDS = 20.0  # after its bound, a module's process has this long to stop its stacks
 DEFAULT_BOUND_SECONDS = 120.0
-# A bound is a ceiling for a busy machine, not the time a module takes: on 2 quiet cores most take
-# 15-90 s (a run at a load of ~15 on 2026-12-03: tokens 16 s, roundtrips 13 s, scale 28 s, reconcile
-# 61 s, slack_clicks 73 s; cpu passed 60 s and first_request 120 s there, hence their bounds).
+# A bound is a ceiling for a busy machine, not the time a module takes. Every module but cold_start,
+# one at a time through this runner at a load of 3-12 (2026-12-03 14:52-15:14 UTC), took 1,305 s in
+# all (887 CPU-s): the longest slack_ack 157 s, throughput 121, stack_costs 116 (90 of them idling),
+# inbox 114, first_request 98, races 93, cost 89, cpu 86; the rest 8-66 s (docs/performance.md).
 
 
 @dataclass(frozen=True)
@@ -33,15 +34,17 @@ PLANS: dict[str, Plan] = {
     "cpu": Plan(150),  # jsonschema and Powertools validate, 30-55 ms a call, are most of it
     "tokens": Plan(60),
     "scale": Plan(150),
-    "inbox": Plan(240),  # seeding 100,000 resolved interrupts is most of it
+    # seeding the resolved interrupts is most of it: 20,000 (as reconcile's); 100,000 in `-m bench.inbox`
+    "inbox": Plan(240, {"WAITGATE_BENCH_INBOX_RESOLVED": "20000"}),
     "throughput": Plan(330, {"THROUGHPUT_INTERRUPTS": "100"}),
     "soak": Plan(180, {"SOAK_INTERRUPTS": "100"}),
     "chaos_soak": Plan(270, {"SOAK_RUNS": "100"}),
     "races": Plan(240, {"RACES": "60", "RACE_BURSTS": "2"}),
     "first_request": Plan(240),  # 30 fresh processes, each importing a handler and making its first call
-    "slack_ack": Plan(180),
+    "slack_ack": Plan(210),  # 100 clicks, each a fresh process (the first 10 two): stops with those done
     "cli_start": Plan(180),
-    "stack_costs": Plan(180),  # three stacks started and stopped
+    # three stacks, each idle 15 s (30 in `python -m bench.stack_costs`)
+    "stack_costs": Plan(180, {"WAITGATE_BENCH_IDLE_SECONDS": "15"}),
     "durable_roundtrip": Plan(150),
     "mcp_roundtrip": Plan(150),
 }
