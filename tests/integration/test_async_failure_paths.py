@@ -16,6 +16,7 @@ from local.patches import lambda_runtime
 from local.patches.lambda_runtime import FunctionRegistry
 from local.template.sam_template import load_template
 from local.template.stack_resources import create_template_resources
+from tests.support.untraced import UNTRACED
 from waitgate.wiring import composition, durable_sdk
 
 REGION = "us-east-1"
@@ -126,6 +127,7 @@ def test_the_durable_callbacks_botocore_is_checked_with_a_clear_error() -> None:
     durable_sdk.check_durable_botocore("1.42.1")
 
 
+@UNTRACED  # its CPU is outside the layer (tests/support/untraced.py)
 def test_an_expiry_that_fails_three_times_reaches_its_on_failure_queue(aws: None) -> None:
     # Given the template's resources on moto, with the handlers run in-process as in the local stack
     registry = FunctionRegistry()

@@ -10,6 +10,7 @@ import pytest
 from local.patches.lambda_runtime import FunctionRegistry
 from local.template.intrinsics import IntrinsicError, Intrinsics, parameter_values
 from local.template.stack_resources import create_template_resources
+from tests.support.untraced import UNTRACED
 
 ASL_FRAGMENT = '{"taskToken.$": "$$.Task.Token", "FunctionName": "${Fn}", "literal": "${!Kept}"}'
 
@@ -89,6 +90,7 @@ def _of_type(translated: dict[str, Any], resource_type: str) -> set[str]:
     return {key for key, r in translated["Resources"].items() if r["Type"] == resource_type}
 
 
+@UNTRACED  # its CPU is outside the layer (tests/support/untraced.py)
 def test_every_table_function_and_state_machine_of_the_template_is_created(
     aws: None, dynamodb: Any, sfn: Any
 ) -> None:
@@ -141,6 +143,7 @@ def test_every_table_function_and_state_machine_of_the_template_is_created(
     assert all(t.startswith(uncreated) for t in context.skipped.values())
 
 
+@UNTRACED  # its CPU is outside the layer (tests/support/untraced.py)
 def test_the_outbox_mapping_keeps_the_templates_batching_window(aws: None, dynamodb: Any, sfn: Any) -> None:
     # Given the local stack's resources on moto
     from moto.awslambda.models import lambda_backends

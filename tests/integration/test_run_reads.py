@@ -11,6 +11,7 @@ import pytest
 
 from tests.integration.kind_steps import KindSteps
 from tests.support.run_reads import get_run_event, list_events_event
+from tests.support.untraced import UNTRACED
 
 CUSTOM = {"kind": "custom", "key": "label", "data": {"customKind": "acme.label"}}
 
@@ -131,6 +132,7 @@ def dynamodb_calls() -> Iterator[list[tuple[str, int]]]:
     client.meta.events.unregister("before-parameter-build.dynamodb", record)
 
 
+@UNTRACED  # its CPU is outside the layer (tests/support/untraced.py)
 def test_a_resolve_costs_the_same_with_1_and_with_10000_events(
     steps: KindSteps, table_name: str, dynamodb_calls: list[tuple[str, int]]
 ) -> None:
@@ -158,6 +160,7 @@ def test_a_resolve_costs_the_same_with_1_and_with_10000_events(
     assert steps.output_of(long) == {"label": "ok"}
 
 
+@UNTRACED  # its CPU is outside the layer (tests/support/untraced.py)
 def test_reading_a_10000_event_log_is_paginated(
     steps: KindSteps, table_name: str, dynamodb_calls: list[tuple[str, int]]
 ) -> None:

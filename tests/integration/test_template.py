@@ -12,6 +12,7 @@ import pytest
 
 from local.template.sam_template import REPO_ROOT, load_state_machine_definition, load_template, translate
 from tests.support.template_queries import own_state_machine_arns, subs_in
+from tests.support.untraced import UNTRACED
 
 ASL_SCHEMA = json.loads(
     (
@@ -186,6 +187,7 @@ def test_definition_substitutions_name_resources_of_the_template(template: dict[
             assert "${" + placeholder + "}" in text, f"{name}: unused substitution {placeholder}"
 
 
+@UNTRACED  # its CPU is outside the layer (tests/support/untraced.py)
 def test_the_translated_template_passes_cfn_lint(translated: dict[str, Any], tmp_path: Path) -> None:
     # cfn-lint on template.yaml checks AWS::Serverless::* only against its own schemas; on the translated
     # template it sees what CloudFormation will see — e.g. a circular dependency through the HttpApi
