@@ -10,6 +10,7 @@ from typing import Any
 
 from local.patches import (
     async_invocations,
+    botocore_data,
     check_moto_version,
     emf_lines,
     kept_signing_keys,
@@ -188,6 +189,7 @@ class LocalStack:
         """What moto does differently from AWS, set right before the first AWS call (all idempotent,
         all through `local.patches.replace_attribute`); refused on a moto the patches were not written for."""
         check_moto_version()
+        botocore_data.install()  # botocore's JSON parsed once a process, not once a session
         service_lookup.install()  # moto's server lists its own modules once, not for every request
         strict_requests.install()  # every boto3 call of the process checked against its service model
         serialize_dynamodb_operations()

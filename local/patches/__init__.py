@@ -28,7 +28,8 @@ Beside them, `durable_checkpoints` is not a patch of moto: it points the durable
 cached Lambda client at the local durable endpoint (its checkpoints would otherwise go to moto, which
 knows no durable functions), and refuses an SDK release other than the one it was written for. And
 `strict_requests` patches botocore, not moto: every API call of the process is checked against its
-service model (max, pattern, enum, sizes, unknown members) and refused as AWS would refuse it.
+service model (max, pattern, enum, sizes, unknown members) and refused as AWS would refuse it;
+`botocore_data` gives every botocore session of the process one data loader (each model parsed once).
 """
 
 from __future__ import annotations
