@@ -96,9 +96,8 @@ NOT_AT_AN_HTTP_COLD_START = (
 )
 
 
-@pytest.mark.parametrize("function", http_functions())
-def test_an_http_function_imports_neither_the_powertools_resolver_nor_pydantic(function: str) -> None:
-    # Given a fresh interpreter that imports an HTTP function's handler as Lambda would
+def loaded_by_import(function: str) -> set[str]:
+    """The modules a fresh interpreter holds once it has imported the function's handler as Lambda would."""
     probe = (
         "import importlib.util, json, sys\n"
         "spec = importlib.util.spec_from_file_location('app', sys.argv[1])\n"
@@ -116,6 +115,30 @@ def test_an_http_function_imports_neither_the_powertools_resolver_nor_pydantic(f
         [sys.executable, "-c", probe, str(FUNCTIONS / function / "app.py")],
         env=environment, check=True, capture_output=True, text=True,
     )  # fmt: skip
-    loaded = set(json.loads(answer.stdout.splitlines()[-1]))
+    return set(json.loads(answer.stdout.splitlines()[-1]))
+
+
+def among(loaded: set[str], heavy: tuple[str, ...]) -> set[str]:
+    return {m for m in loaded for h in heavy if m == h or m.startswith(f"{h}.")}
+
+
+@pytest.mark.parametrize("function", http_functions())
+def test_an_http_function_imports_neither_the_powertools_resolver_nor_pydantic(function: str) -> None:
+    # Given a fresh interpreter that imports an HTTP function's handler as Lambda would
+    loaded = loaded_by_import(function)
     # Then neither is loaded
-    assert not {m for m in loaded for h in NOT_AT_AN_HTTP_COLD_START if m == h or m.startswith(f"{h}.")}
+    assert not among(loaded, NOT_AT_AN_HTTP_COLD_START)
+
+
+# The workflow's steps check their event with pydantic models, built by the first event, not at import
+# (waitgate.run.workflow_event_models, waitgate.service.decision_event, waitgate.payloads.interrupt)
+MODELS_AT_THE_FIRST_EVENT = ("request_interrupt", "record_decision")
+
+
+@pytest.mark.parametrize("function", MODELS_AT_THE_FIRST_EVENT)
+def test_a_workflow_step_builds_its_event_models_at_its_first_event(function: str) -> None:
+    # Given a fresh interpreter that imports the Step Functions task's handler as Lambda would
+    loaded = loaded_by_import(function)
+    # Then no pydantic, and none of the models its first event is checked with, is loaded yet
+    assert not among(loaded, ("pydantic", "waitgate.run.workflow_event_models",
+                              "waitgate.service.decision_event", "waitgate.payloads.interrupt"))  # fmt: skip

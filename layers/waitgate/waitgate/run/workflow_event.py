@@ -7,61 +7,29 @@ Either way `handle` is what the run waits on (waitgate.run.resume_handles)."""
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from waitgate.errors import InterruptPayloadInvalidError, ValidationFailedError
 from waitgate.payloads import json_rules
 from waitgate.run.resume_handles import durable_callback_handle
 from waitgate.run.size_limits import MAX_INTERRUPT_BYTES
 
+if TYPE_CHECKING:
+    from waitgate.run.workflow_event_models import DurableCallbackEvent, WorkflowEvent, WorkflowTaskEvent
+
 CALLBACK_ID_PATTERN = r"^[A-Za-z0-9+/]+={0,2}$"  # AWS's own pattern of a durable callback id
 CALLBACK_ID_LIMIT = 1024
 _CALLBACK_ID = re.compile(CALLBACK_ID_PATTERN)
+_MODELS = ("WorkflowTaskEvent", "DurableCallbackEvent", "WorkflowEvent")
 
 
-class WorkflowTaskEvent(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+def __getattr__(name: str) -> Any:
+    """The models, from their own module on first use (PEP 562): importing this one builds none."""
+    if name not in _MODELS:
+        raise AttributeError(f"module 'waitgate.run.workflow_event' has no attribute {name!r}")
+    from waitgate.run import workflow_event_models
 
-    task_token: str = Field(alias="taskToken", min_length=1, max_length=8192)
-    run_id: str = Field(alias="runId", min_length=1)
-    node_id: str = Field(alias="nodeId", min_length=1)
-    tenant_id: str | None = Field(default=None, alias="tenantId")
-    interrupt: Any
-    configurable: dict[str, Any] | None = None
-    escalation: Any = None  # the escalation policy beside the interrupt (docs/escalation.md)
-    notify: Any = None  # who is asked, beside the interrupt (waitgate.run.asked)
-    execution_arn: str | None = Field(default=None, alias="executionArn", max_length=2048)
-
-    @property
-    def handle(self) -> str:
-        return self.task_token
-
-
-class DurableCallbackEvent(BaseModel):
-    """What `waitgate.sdk.durable.wait_for_interrupt`'s submitter sends (docs/durable-functions.md)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-    callback_id: str = Field(
-        alias="callbackId", min_length=1, max_length=CALLBACK_ID_LIMIT, pattern=CALLBACK_ID_PATTERN
-    )
-    run_id: str = Field(alias="runId", min_length=1)
-    node_id: str = Field(alias="nodeId", min_length=1)
-    tenant_id: str | None = Field(default=None, alias="tenantId")
-    interrupt: Any
-    configurable: dict[str, Any] | None = None
-    escalation: Any = None
-    notify: Any = None
-    execution_arn: str | None = Field(default=None, alias="executionArn", max_length=2048)
-
-    @property
-    def handle(self) -> str:
-        return durable_callback_handle(self.callback_id)
-
-
-WorkflowEvent = WorkflowTaskEvent | DurableCallbackEvent
+    return getattr(workflow_event_models, name)
 
 
 def handle_in(event: Any) -> str | None:
@@ -82,6 +50,10 @@ def parse_workflow_event(event: Any) -> WorkflowEvent:
     """Without a task token or callback id there is no one to answer: a wiring bug, raised loudly.
 
     The JSON rules (depth, finite numbers, Unicode strings) hold before any model looks inside."""
+    from pydantic import ValidationError
+
+    from waitgate.run.workflow_event_models import DurableCallbackEvent, WorkflowTaskEvent
+
     _check_json(event)
     model: type[WorkflowTaskEvent] | type[DurableCallbackEvent] = (
         DurableCallbackEvent if isinstance(event, dict) and "callbackId" in event else WorkflowTaskEvent

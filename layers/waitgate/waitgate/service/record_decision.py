@@ -9,13 +9,10 @@ follows, and the answer carries the low-confidence interrupt for the workflow's 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from waitgate.errors import PayloadTooLargeError, ValidationFailedError
 from waitgate.payloads import json_rules
-from waitgate.payloads.error_detail import describe
 from waitgate.ports import Clock, InterruptStore
 from waitgate.run import event_log
 from waitgate.run.clock import rfc3339
@@ -25,24 +22,8 @@ from waitgate.run.optimistic import retry_on_conflict
 from waitgate.run.records import DEFAULT_TENANT, JSONObject, RunChange, RunRef, RunSnapshot, check_node_id
 from waitgate.run.size_limits import MAX_INTERRUPT_BYTES
 
-
-class AgentDecision(BaseModel):
-    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
-
-    agent_id: str = Field(alias="agentId", min_length=1)
-    confidence: float = Field(ge=0, le=1)
-
-
-class DecisionTaskEvent(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-    run_id: str = Field(alias="runId", min_length=1)
-    node_id: str = Field(alias="nodeId", min_length=1)
-    tenant_id: str | None = Field(default=None, alias="tenantId")
-    decision: AgentDecision
-    key: str | None = Field(default=None, min_length=1, max_length=200)
-    configurable: dict[str, Any] | None = None
-    execution_arn: str | None = Field(default=None, alias="executionArn")
+if TYPE_CHECKING:
+    from waitgate.service.decision_event import DecisionTaskEvent
 
 
 @dataclass(frozen=True)
@@ -103,6 +84,11 @@ def _parse(event: Any) -> DecisionTaskEvent:
             raise PayloadTooLargeError(
                 f"The decision is {size:,} bytes; at most {MAX_INTERRUPT_BYTES // 2:,}."
             )
+    from pydantic import ValidationError  # with the models, at the first decision, not at import
+
+    from waitgate.payloads.error_detail import describe
+    from waitgate.service.decision_event import DecisionTaskEvent
+
     try:
         return DecisionTaskEvent.model_validate(event)
     except ValidationError as error:

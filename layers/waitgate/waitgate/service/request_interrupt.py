@@ -18,8 +18,8 @@ from waitgate.errors import (
 )
 from waitgate.escalation import EscalationPolicy, HostDefaults, default_for, parse_policy, to_json
 from waitgate.escalation.deadline_decision import check_resolve_with
-from waitgate.payloads import parse_interrupt_payload, snapshot_status_for
 from waitgate.payloads.correlation import awaited_event, with_object_correlation
+from waitgate.payloads.kinds import snapshot_status_for
 from waitgate.ports import Clock, DeadlineScheduler, IdGenerator, InterruptStore, Telemetry, Workflow
 from waitgate.run import conversation, event_log, reentry
 from waitgate.run.asked import parse_notify
@@ -105,6 +105,10 @@ def _kind_of(payload: Any) -> str | None:
 
 
 def _request(request: InterruptRequest, deps: RequestDependencies) -> RequestOutcome:
+    # The payload models (pydantic) are the validation: loaded by the first request, not at import, so
+    # that an instance's init does not build them (docs/performance.md, "Cold start as deployed").
+    from waitgate.payloads.interrupt import parse_interrupt_payload
+
     request = replace(request, interrupt=with_object_correlation(request.interrupt))
     try:
         model = parse_interrupt_payload(request.interrupt)
