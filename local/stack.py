@@ -18,6 +18,7 @@ from local.patches import (
     moto_news,
     moto_queries,
     past_schedules,
+    serializer_aliases,
     service_lookup,
     state_data_limit,
     stopped_executions,
@@ -191,6 +192,7 @@ class LocalStack:
         check_moto_version()
         botocore_data.install()  # botocore's JSON parsed once a process, not once a session
         service_lookup.install()  # moto's server lists its own modules once, not for every request
+        serializer_aliases.install()  # moto's responses list each attribute's names once, not per value
         strict_requests.install()  # every boto3 call of the process checked against its service model
         serialize_dynamodb_operations()
         moto_queries.install()  # a Query reads its partition (or its index), not the whole table sorted

@@ -23,6 +23,7 @@ may have moved), with one line saying what to do.
 | past schedules | `past_schedules` | accepts a one-time schedule whose time has passed |
 | async invocations | `async_invocations` | runs an Event invocation once, inline; forgets a failure |
 | service lookup | `service_lookup` | lists its package directory again for every request it dispatches |
+| attribute names | `serializer_aliases` | makes six alias providers for each member of a value it answers |
 
 Beside them, `durable_checkpoints` is not a patch of moto: it points the durable execution SDK's own
 cached Lambda client at the local durable endpoint (its checkpoints would otherwise go to moto, which

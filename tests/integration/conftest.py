@@ -10,7 +10,14 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from local.patches import async_invocations, moto_queries, past_schedules, state_data_limit, strict_requests
+from local.patches import (
+    async_invocations,
+    moto_queries,
+    past_schedules,
+    serializer_aliases,
+    state_data_limit,
+    strict_requests,
+)
 from local.patches.moto_atomicity import serialize_dynamodb_operations
 from local.patches.transaction_tokens import honour_client_request_tokens
 from local.template.sam_template import table_properties
@@ -49,6 +56,7 @@ def aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
 def aws() -> Iterator[None]:
     serialize_dynamodb_operations()
     moto_queries.install()
+    serializer_aliases.install()  # moto's responses as they were, at a fraction of the CPU
     honour_client_request_tokens()
     state_data_limit.install()  # the limits moto lacks, as the local stack has them (local/patches)
     past_schedules.install()
