@@ -23,10 +23,10 @@ from local.patches import replace_attribute
 def install() -> None:
     """Patch moto's (private) `AttributePicker.__call__` to the memoized listing; idempotent. Pin moto."""
     from moto.core import serialize
-    from moto.core.utils import get_value
+    from moto.core.utils import MISSING, get_value
 
     default_providers = serialize.DEFAULT_ALIAS_PROVIDERS
-    missing = serialize.MISSING
+    missing = MISSING
     listed: dict[tuple[type, type, str, Any, Any], tuple[str, ...]] = {}
 
     def memoized(original: Callable[..., Any]) -> Callable[..., Any]:
