@@ -23,7 +23,8 @@ from local.patches import replace_attribute
 def install() -> None:
     """Patch moto's (private) `AttributePicker.__call__` to the memoized listing; idempotent. Pin moto."""
     from moto.core import serialize
-    from moto.core.utils import MISSING, get_value
+    from moto.core.constants import MISSING
+    from moto.core.utils import get_value
 
     default_providers = serialize.DEFAULT_ALIAS_PROVIDERS
     missing = MISSING
