@@ -2,7 +2,8 @@
 
 import os
 
-from tests.support import botocore_data, hypothesis_profiles
+from local.patches import botocore_data
+from tests.support import hypothesis_profiles
 
 os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")  # samtranslator and boto3 need a region
 botocore_data.install()  # botocore's models parsed once per test process, not once per test

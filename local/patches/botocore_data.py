@@ -7,8 +7,8 @@ handlers' clients. A start parsed ec2's 2.5 MB model three times and endpoints.j
 its ~5.5 CPU-s went to botocore's JSON). With one loader shared by every session, each file is read
 once a process; what a client sees is the data it saw before (a loader already hands every client of
 its session the same parsed objects, which botocore never changes). moto's own loader (its service
-models with moto's extras merged in) is left apart. tests/support/botocore_data.py does the same for
-the test processes.
+models with moto's extras merged in) is left apart. The test processes install it too
+(tests/conftest.py).
 """
 
 from __future__ import annotations
