@@ -23,10 +23,12 @@ from local.patches.transaction_tokens import honour_client_request_tokens
 from local.template.sam_template import table_properties
 from tests.integration.kind_steps import KindSteps
 from tests.integration.workflow_harness import WorkflowHarness
+from tests.support import coverage_boundary
 from tests.support.links import Inbox, generated_secret
 
 REGION = "us-east-1"
 strict_requests.install()  # every boto3 call of the session is checked against its service model
+coverage_boundary.install()  # moto's answers untraced, our handlers inside them traced (pytest-cov)
 
 
 @pytest.fixture(autouse=True)
