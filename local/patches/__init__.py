@@ -30,7 +30,9 @@ cached Lambda client at the local durable endpoint (its checkpoints would otherw
 knows no durable functions), and refuses an SDK release other than the one it was written for. And
 `strict_requests` patches botocore, not moto: every API call of the process is checked against its
 service model (max, pattern, enum, sizes, unknown members) and refused as AWS would refuse it;
-`botocore_data` gives every botocore session of the process one data loader (each model parsed once).
+`botocore_data` gives every botocore session of the process one data loader (each model parsed once);
+`in_process_calls` has the process's own calls to its moto server answered by the server's
+application in-process, not over a socket.
 """
 
 from __future__ import annotations

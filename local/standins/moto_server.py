@@ -15,6 +15,7 @@ from moto.moto_server.werkzeug_app import (
 )
 from werkzeug.serving import make_server
 
+from local.patches.in_process_calls import serve_in_process, stop_serving
 from local.standins.held_ports import HeldPort
 
 LOCAL_REGION = "us-east-1"
@@ -31,6 +32,8 @@ class LocalMotoServer(ThreadedMotoServer):
         self._held = held
 
     def start(self) -> None:
+        """Served on the held socket for other processes, and to this process's own calls in-process
+        (local.patches.in_process_calls)."""
         app = DomainDispatcherApplication(create_backend_app)
         self._server = make_server(
             self._ip_address,
@@ -44,6 +47,11 @@ class LocalMotoServer(ThreadedMotoServer):
         self._server_ready_event.set()
         self._thread = Thread(target=self._server.serve_forever, name="moto", daemon=True)
         self._thread.start()
+        serve_in_process(self.endpoint_url, app)
+
+    def stop(self) -> None:
+        stop_serving(self.endpoint_url)
+        super().stop()
 
     @property
     def endpoint_url(self) -> str:
