@@ -27,7 +27,7 @@ def _tracer(frame: FrameType, event: str, arg: Any) -> Any:
 
 @contextmanager
 def traced() -> Iterator[None]:
-    """In the test's own call (pytest-cov unsets its tracer for an UNTRACED test's call, not its setup)."""
+    """In the test's own call (the tracer is unset for an UNTRACED test's call, not for its setup)."""
     before = sys.gettrace()
     sys.settrace(_tracer)
     try:
